@@ -1,0 +1,170 @@
+//! Spec section "Format and algorithm": encode A to B and decode B to A, keeping
+//! C order (`ravel(B) == ravel(A)`), as a view whenever the layout allows.
+
+use ndarray::{ArrayBase, CowArray, Data, IxDyn, Order};
+
+use crate::configuration::ReshapeConfiguration;
+use crate::error::{Argument, ReshapeError, Result};
+
+/// What an array-to-array codec knows about a chunk: its shape, data type and fill value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkRepresentation<D, F> {
+    /// The chunk's shape.
+    pub shape: Vec<u64>,
+    /// The data type, in whatever form the caller uses.
+    pub data_type: D,
+    /// The fill value, in whatever form the caller uses.
+    pub fill_value: F,
+}
+
+impl ReshapeConfiguration {
+    /// The encoded representation of a decoded chunk: `B_shape`, with the data type
+    /// and fill value unchanged (reshape moves no element and changes no value).
+    ///
+    /// # Errors
+    /// As [`ReshapeConfiguration::resolve`].
+    pub fn encoded_representation<D: Clone, F: Clone>(
+        &self,
+        decoded: &ChunkRepresentation<D, F>,
+    ) -> Result<ChunkRepresentation<D, F>> {
+        Ok(ChunkRepresentation {
+            shape: self.resolve(&decoded.shape)?,
+            data_type: decoded.data_type.clone(),
+            fill_value: decoded.fill_value.clone(),
+        })
+    }
+}
+
+/// A reshape codec resolved for one decoded chunk shape: `A_shape` and `B_shape` fixed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReshapeCodec {
+    configuration: ReshapeConfiguration,
+    a_shape: Vec<u64>,
+    b_shape: Vec<u64>,
+}
+
+impl ReshapeCodec {
+    /// Resolves `configuration` for chunks of shape `decoded_shape`.
+    ///
+    /// # Errors
+    /// As [`ReshapeConfiguration::resolve`].
+    pub fn new(configuration: ReshapeConfiguration, decoded_shape: &[u64]) -> Result<Self> {
+        let b_shape = configuration.resolve(decoded_shape)?;
+        Ok(Self {
+            configuration,
+            a_shape: decoded_shape.to_vec(),
+            b_shape,
+        })
+    }
+
+    /// The configuration this codec was resolved from.
+    #[must_use]
+    pub fn configuration(&self) -> &ReshapeConfiguration {
+        &self.configuration
+    }
+
+    /// `A_shape`, the decoded chunk shape.
+    #[must_use]
+    pub fn decoded_shape(&self) -> &[u64] {
+        &self.a_shape
+    }
+
+    /// `B_shape`, the encoded chunk shape; its rank is `len(shape)` (algorithm.rank).
+    #[must_use]
+    pub fn encoded_shape(&self) -> &[u64] {
+        &self.b_shape
+    }
+
+    /// Encodes a decoded chunk A into B.
+    ///
+    /// algorithm.ravel: the elements keep their C order. algorithm.view: the result
+    /// borrows `decoded` whenever its strides allow (also for many non-standard
+    /// layouts), and is one copy otherwise.
+    ///
+    /// # Errors
+    /// `shape-mismatch` when `decoded` does not have shape `A_shape`; `overflow`
+    /// when `B_shape` does not fit in `usize` on this platform.
+    pub fn encode<'a, A, S>(
+        &self,
+        decoded: &'a ArrayBase<S, IxDyn>,
+    ) -> Result<CowArray<'a, A, IxDyn>>
+    where
+        A: Clone,
+        S: Data<Elem = A>,
+    {
+        reshape(
+            decoded,
+            &self.a_shape,
+            &self.b_shape,
+            Argument::DecodedArray,
+        )
+    }
+
+    /// Decodes an encoded chunk B back into A, the inverse of [`Self::encode`].
+    ///
+    /// # Errors
+    /// `shape-mismatch` when `encoded` does not have shape `B_shape`; `overflow`
+    /// when `A_shape` does not fit in `usize` on this platform.
+    pub fn decode<'a, A, S>(
+        &self,
+        encoded: &'a ArrayBase<S, IxDyn>,
+    ) -> Result<CowArray<'a, A, IxDyn>>
+    where
+        A: Clone,
+        S: Data<Elem = A>,
+    {
+        reshape(
+            encoded,
+            &self.b_shape,
+            &self.a_shape,
+            Argument::EncodedArray,
+        )
+    }
+}
+
+/// Reshapes `array` (which must have shape `from`) to `to` in C order.
+fn reshape<'a, A, S>(
+    array: &'a ArrayBase<S, IxDyn>,
+    from: &[u64],
+    to: &[u64],
+    argument: Argument,
+) -> Result<CowArray<'a, A, IxDyn>>
+where
+    A: Clone,
+    S: Data<Elem = A>,
+{
+    let found = to_u64(array.shape());
+    if found != from {
+        return Err(ReshapeError::ShapeMismatch {
+            argument,
+            expected: from.to_vec(),
+            found,
+        });
+    }
+    let to = to_usize(to)?;
+    // The element counts agree (shape.invariant held at resolve), so only an
+    // inconsistency between ndarray and this crate could fail here.
+    array
+        .to_shape((IxDyn(&to), Order::RowMajor))
+        .map_err(|error| ReshapeError::Overflow {
+            what: format!("reshaping to {to:?}: {error}"),
+        })
+}
+
+pub(crate) fn to_u64(shape: &[usize]) -> Vec<u64> {
+    shape
+        .iter()
+        .map(|extent| u64::try_from(*extent).unwrap_or(u64::MAX))
+        .collect()
+}
+
+pub(crate) fn to_usize(shape: &[u64]) -> Result<Vec<usize>> {
+    shape
+        .iter()
+        .map(|extent| {
+            usize::try_from(*extent).map_err(|_| ReshapeError::Overflow {
+                what: format!("extent {extent} on this platform (usize)"),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,314 @@
+//! Spec sections "Codec name" and "Configuration parameters": reading the codec's
+//! JSON into typed [`ShapeElement`]s.
+//!
+//! Everything the JSON alone decides is checked here (element kinds, sizes, -1 at
+//! most once, increasing input dims); what needs the decoded shape is checked in
+//! [`crate::shape`] and [`crate::input_dims`].
+
+use serde_json::{Map, Number, Value};
+
+use crate::clause::Clause;
+use crate::error::{Position, ReshapeError, Result};
+use crate::explain::{Trace, Verdict};
+use crate::{input_dims, shape};
+
+/// One element `shape[i]` of the configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ShapeElement {
+    /// A positive integer: `B_shape[i] := size`.
+    Size(u64),
+    /// An array of input dims: `B_shape[i] := prod(A_shape[d] for d in input_dims)`.
+    InputDims(Vec<u64>),
+    /// -1: `B_shape[i]` is whatever makes `prod(B_shape) == prod(A_shape)`.
+    Auto,
+}
+
+/// A parsed, checked `reshape` configuration: its `shape` parameter.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ReshapeConfiguration {
+    shape: Vec<ShapeElement>,
+}
+
+/// The configuration members the codec defines (reading I-5: nothing else).
+const CONFIGURATION_MEMBERS: &[&str] = &["shape"];
+/// The codec object members of Zarr v3.1's extension definition.
+const CODEC_MEMBERS: &[&str] = &["name", "configuration", "must_understand"];
+
+impl ReshapeConfiguration {
+    /// Builds a configuration from elements, checking what needs no decoded shape.
+    ///
+    /// # Errors
+    /// `invalid-size` for `Size(0)`, `repeated-auto` for a second `Auto`,
+    /// `input-dims-not-increasing` when the flattened input dims do not strictly increase.
+    pub fn new(shape: Vec<ShapeElement>) -> Result<Self> {
+        let mut trace = Trace::off();
+        for (element, item) in shape.iter().enumerate() {
+            if let ShapeElement::Size(size) = item {
+                check_size_positive(
+                    *size,
+                    Position {
+                        element,
+                        input_dim: None,
+                    },
+                )?;
+            }
+        }
+        Self::checked(shape, &mut trace)
+    }
+
+    /// Parses the codec's `configuration` member, e.g. `{"shape": [[0, 1], [2], 3]}`.
+    ///
+    /// # Errors
+    /// `malformed-configuration` for JSON that is not of the codec's form,
+    /// `invalid-size`, `overflow` (a size beyond 64 bits), `input-dim-out-of-range`
+    /// (an input dim beyond 64 bits), `repeated-auto`, `input-dims-not-increasing`.
+    ///
+    /// ```
+    /// use zarr_reshape::{ReshapeConfiguration, ShapeElement};
+    /// let configuration = serde_json::json!({"shape": [[0, 1], [2], 3]});
+    /// let parsed = ReshapeConfiguration::from_configuration_json(&configuration)?;
+    /// assert_eq!(parsed.shape()[2], ShapeElement::Size(3));
+    /// # Ok::<(), zarr_reshape::ReshapeError>(())
+    /// ```
+    pub fn from_configuration_json(configuration: &Value) -> Result<Self> {
+        Self::parse_configuration(configuration, &mut Trace::off())
+    }
+
+    /// Parses a whole codec object, `{"name": "reshape", "configuration": {...}}`.
+    ///
+    /// # Errors
+    /// As [`Self::from_configuration_json`]; also `malformed-configuration` when the
+    /// name is not `reshape` or the object has a member the codec does not define.
+    pub fn from_codec_json(codec: &Value) -> Result<Self> {
+        Self::parse_codec(codec, &mut Trace::off())
+    }
+
+    /// The elements of `shape`, in order.
+    #[must_use]
+    pub fn shape(&self) -> &[ShapeElement] {
+        &self.shape
+    }
+
+    /// The configuration as the JSON member of a codec object.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let elements = self.shape.iter().map(|element| match element {
+            ShapeElement::Size(size) => Value::from(*size),
+            ShapeElement::InputDims(dims) => Value::from(dims.clone()),
+            ShapeElement::Auto => Value::from(-1),
+        });
+        serde_json::json!({ "shape": elements.collect::<Vec<Value>>() })
+    }
+
+    pub(crate) fn parse_codec(codec: &Value, trace: &mut Trace) -> Result<Self> {
+        let object = codec.as_object().ok_or(ReshapeError::CodecNotObject {
+            found: json_kind(codec),
+        })?;
+        reject_unknown_members(object, CODEC_MEMBERS, "codec object")?;
+        // codec.name: "The value of the name member in the codec object MUST be reshape."
+        let name = object.get("name");
+        trace.check(
+            name.and_then(Value::as_str) == Some("reshape"),
+            Clause::CodecName,
+            None,
+            || {
+                format!(
+                    "name is {}",
+                    name.map_or("missing".into(), Value::to_string)
+                )
+            },
+            || ReshapeError::WrongName {
+                found: name.map_or("nothing".into(), Value::to_string),
+            },
+        )?;
+        let configuration = object.get("configuration").unwrap_or(&Value::Null);
+        Self::parse_configuration(configuration, trace)
+    }
+
+    pub(crate) fn parse_configuration(configuration: &Value, trace: &mut Trace) -> Result<Self> {
+        // configuration.members (I-5): an object whose one member is `shape`, an array.
+        let object = configuration
+            .as_object()
+            .ok_or(ReshapeError::ConfigurationNotObject {
+                found: json_kind(configuration),
+            })?;
+        reject_unknown_members(object, CONFIGURATION_MEMBERS, "configuration")?;
+        let elements = match object.get("shape") {
+            None => return Err(ReshapeError::ShapeMissing),
+            Some(Value::Array(elements)) => elements,
+            Some(other) => {
+                return Err(ReshapeError::ShapeNotArray {
+                    found: json_kind(other),
+                });
+            }
+        };
+        let mut shape = Vec::with_capacity(elements.len());
+        for (element, value) in elements.iter().enumerate() {
+            let parsed = parse_element(value, element)?;
+            trace.note(
+                Clause::ShapeElement,
+                Some(Position {
+                    element,
+                    input_dim: None,
+                }),
+                Verdict::Defines,
+                || describe(&parsed),
+            );
+            shape.push(parsed);
+        }
+        Self::checked(shape, trace)
+    }
+
+    /// The parse-phase rules that look at several elements at once.
+    fn checked(shape: Vec<ShapeElement>, trace: &mut Trace) -> Result<Self> {
+        shape::check_auto_once(&shape, trace)?;
+        input_dims::check_increasing(&shape, trace)?;
+        Ok(Self { shape })
+    }
+}
+
+fn describe(element: &ShapeElement) -> String {
+    match element {
+        ShapeElement::Size(size) => format!("size {size}"),
+        ShapeElement::InputDims(dims) => format!("input_dims {}", crate::product::list(dims)),
+        ShapeElement::Auto => "-1 (automatic)".into(),
+    }
+}
+
+fn reject_unknown_members(
+    object: &Map<String, Value>,
+    known: &[&str],
+    container: &'static str,
+) -> Result<()> {
+    match object.keys().find(|key| !known.contains(&key.as_str())) {
+        Some(member) => Err(ReshapeError::UnknownMember {
+            container,
+            member: member.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// shape.element: a positive integer, an array of integers, or -1; nothing else.
+fn parse_element(value: &Value, element: usize) -> Result<ShapeElement> {
+    let at = Position {
+        element,
+        input_dim: None,
+    };
+    match value {
+        Value::Number(number) => match integer_literal(number) {
+            None => Err(ReshapeError::NotAnInteger {
+                at,
+                text: number.to_string(),
+            }),
+            // shape.auto.once concerns the special value -1 itself.
+            Some(Integer::MinusOne) => Ok(ShapeElement::Auto),
+            // shape.size: "a positive integer size"; 0 and other negatives are not sizes (E6).
+            Some(Integer::Negative) => Err(ReshapeError::InvalidSize {
+                at,
+                value: number.to_string(),
+            }),
+            Some(Integer::NonNegative(Some(size))) => {
+                check_size_positive(size, at).map(ShapeElement::Size)
+            }
+            // limits.u64 (I-7): a size that no 64-bit extent can hold.
+            Some(Integer::NonNegative(None)) => Err(ReshapeError::SizeTooLarge {
+                at,
+                value: number.to_string(),
+            }),
+        },
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(j, item)| {
+                parse_input_dim(
+                    item,
+                    Position {
+                        element,
+                        input_dim: Some(j),
+                    },
+                )
+            })
+            .collect::<Result<Vec<u64>>>()
+            .map(ShapeElement::InputDims),
+        other => Err(ReshapeError::WrongKind {
+            at,
+            wanted: "a positive integer, an array of input dims, or -1",
+            found: json_kind(other),
+        }),
+    }
+}
+
+/// shape.size: a size must be positive.
+fn check_size_positive(size: u64, at: Position) -> Result<u64> {
+    if size == 0 {
+        return Err(ReshapeError::InvalidSize {
+            at,
+            value: "0".into(),
+        });
+    }
+    Ok(size)
+}
+
+/// shape.input-dims: each input dim is a non-negative integer (the schema's minimum 0, I-4).
+fn parse_input_dim(value: &Value, at: Position) -> Result<u64> {
+    let Value::Number(number) = value else {
+        return Err(ReshapeError::WrongKind {
+            at,
+            wanted: "a non-negative integer input dim",
+            found: json_kind(value),
+        });
+    };
+    match integer_literal(number) {
+        None => Err(ReshapeError::NotAnInteger {
+            at,
+            text: number.to_string(),
+        }),
+        Some(Integer::MinusOne | Integer::Negative) => Err(ReshapeError::NegativeInputDim {
+            at,
+            value: number.to_string(),
+        }),
+        Some(Integer::NonNegative(Some(dim))) => Ok(dim),
+        Some(Integer::NonNegative(None)) => Err(ReshapeError::InputDimTooLarge {
+            at,
+            value: number.to_string(),
+        }),
+    }
+}
+
+/// A JSON number written as an integer, read exactly.
+enum Integer {
+    MinusOne,
+    Negative,
+    /// `None` when it is beyond 64 bits.
+    NonNegative(Option<u64>),
+}
+
+/// Reads a number as written (serde_json's `arbitrary_precision` keeps the text):
+/// `None` for a fraction or an exponent, even `2.0` or `1e1` (reading I-6).
+fn integer_literal(number: &Number) -> Option<Integer> {
+    let text = number.to_string();
+    if text.contains(['.', 'e', 'E']) {
+        return None;
+    }
+    match text.strip_prefix('-') {
+        Some(magnitude) if magnitude.bytes().all(|digit| digit == b'0') => {
+            Some(Integer::NonNegative(Some(0)))
+        }
+        Some("1") => Some(Integer::MinusOne),
+        Some(_) => Some(Integer::Negative),
+        None => Some(Integer::NonNegative(text.parse::<u64>().ok())),
+    }
+}
+
+/// The JSON type of a value, for messages.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,382 @@
+//! Errors: one variant per violated rule, each with its error class and clause.
+
+use std::fmt;
+
+use crate::clause::Clause;
+
+/// The closed set of error classes shared by every implementation under test
+/// (see `spec-cases/README.md`). Messages may change; classes do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorClass {
+    /// The JSON does not have the form of a reshape codec.
+    MalformedConfiguration,
+    /// An integer element that is neither -1 nor positive.
+    InvalidSize,
+    /// -1 more than once.
+    RepeatedAuto,
+    /// The flattened input dims do not strictly increase.
+    InputDimsNotIncreasing,
+    /// An input dim is not below the decoded rank.
+    InputDimOutOfRange,
+    /// `prod(B_shape) == prod(A_shape)` cannot hold.
+    ElementCountMismatch,
+    /// The prefix or the suffix rule fails.
+    InputDimsMisaligned,
+    /// A size or a product does not fit in 64 bits.
+    Overflow,
+    /// An array, index or box of the wrong shape or rank.
+    ShapeMismatch,
+    /// An index or box outside the decoded array.
+    OutOfBounds,
+}
+
+impl ErrorClass {
+    /// Every class, in the order of the table in `spec-cases/README.md`.
+    pub const ALL: &'static [ErrorClass] = &[
+        Self::MalformedConfiguration,
+        Self::InvalidSize,
+        Self::RepeatedAuto,
+        Self::InputDimsNotIncreasing,
+        Self::InputDimOutOfRange,
+        Self::ElementCountMismatch,
+        Self::InputDimsMisaligned,
+        Self::Overflow,
+        Self::ShapeMismatch,
+        Self::OutOfBounds,
+    ];
+
+    /// The class name used in vectors and the adapter protocol.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::MalformedConfiguration => "malformed-configuration",
+            Self::InvalidSize => "invalid-size",
+            Self::RepeatedAuto => "repeated-auto",
+            Self::InputDimsNotIncreasing => "input-dims-not-increasing",
+            Self::InputDimOutOfRange => "input-dim-out-of-range",
+            Self::ElementCountMismatch => "element-count-mismatch",
+            Self::InputDimsMisaligned => "input-dims-misaligned",
+            Self::Overflow => "overflow",
+            Self::ShapeMismatch => "shape-mismatch",
+            Self::OutOfBounds => "out-of-bounds",
+        }
+    }
+
+    /// The class with this name, if there is one.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|class| class.as_str() == name)
+    }
+}
+
+impl fmt::Display for ErrorClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where in `shape` a rule was broken: `shape[i]`, or `shape[i][j]` inside input dims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Index `i` of the element of `shape`.
+    pub element: usize,
+    /// Index `j` inside the element's input dims, if the fault is there.
+    pub input_dim: Option<usize>,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.input_dim {
+            None => write!(f, "shape[{}]", self.element),
+            Some(j) => write!(f, "shape[{}][{j}]", self.element),
+        }
+    }
+}
+
+/// What an ill-shaped argument of encode, decode or mapping was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Argument {
+    /// The array handed to encode.
+    DecodedArray,
+    /// The array handed to decode.
+    EncodedArray,
+    /// A coordinate in the decoded array.
+    DecodedIndex,
+    /// A coordinate in the encoded array.
+    EncodedIndex,
+    /// A box of the decoded array.
+    DecodedRegion,
+}
+
+impl fmt::Display for Argument {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::DecodedArray => "decoded array",
+            Self::EncodedArray => "encoded array",
+            Self::DecodedIndex => "decoded index",
+            Self::EncodedIndex => "encoded index",
+            Self::DecodedRegion => "decoded region",
+        })
+    }
+}
+
+/// Everything that can go wrong when parsing, resolving or applying a reshape codec.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReshapeError {
+    /// The codec object is not a JSON object.
+    #[error("the codec must be a JSON object, found {found}")]
+    CodecNotObject {
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// The codec's `name` is missing or is not `"reshape"`.
+    #[error("the codec name must be \"reshape\", found {found}")]
+    WrongName {
+        /// The name member as found (JSON text), or `nothing`.
+        found: String,
+    },
+    /// The configuration is not a JSON object.
+    #[error("the configuration must be a JSON object, found {found}")]
+    ConfigurationNotObject {
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// A member the codec does not define.
+    #[error("unknown member {member:?} in the {container}")]
+    UnknownMember {
+        /// `codec object` or `configuration`.
+        container: &'static str,
+        /// The member's name.
+        member: String,
+    },
+    /// The configuration has no `shape`.
+    #[error("the configuration has no shape member")]
+    ShapeMissing,
+    /// `shape` is not a JSON array.
+    #[error("shape must be an array, found {found}")]
+    ShapeNotArray {
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// An element, or an input dim, of the wrong JSON type.
+    #[error("{at} must be {wanted}, found {found}")]
+    WrongKind {
+        /// Where.
+        at: Position,
+        /// What the position admits.
+        wanted: &'static str,
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// A number with a fraction or an exponent (reading I-6).
+    #[error("{at} is {text}, which is not written as an integer")]
+    NotAnInteger {
+        /// Where.
+        at: Position,
+        /// The number as written.
+        text: String,
+    },
+    /// An integer element that is neither -1 nor positive.
+    #[error("{at} is {value}: a size must be positive (or -1 for an automatic extent)")]
+    InvalidSize {
+        /// Where.
+        at: Position,
+        /// The integer as written.
+        value: String,
+    },
+    /// A size that does not fit in 64 bits.
+    #[error("{at} is {value}, a size beyond 64 bits")]
+    SizeTooLarge {
+        /// Where.
+        at: Position,
+        /// The integer as written.
+        value: String,
+    },
+    /// A negative input dim.
+    #[error("{at} is {value}: an input dim must not be negative")]
+    NegativeInputDim {
+        /// Where.
+        at: Position,
+        /// The integer as written.
+        value: String,
+    },
+    /// -1 occurs more than once.
+    #[error("-1 occurs at shape[{first}] and again at shape[{second}]; it may occur at most once")]
+    RepeatedAuto {
+        /// The element of the first -1.
+        first: usize,
+        /// The element of the second -1.
+        second: usize,
+    },
+    /// The flattened input dims do not strictly increase.
+    #[error(
+        "input dims must strictly increase across shape, but {at} is {value} after {previous} at {previous_at}"
+    )]
+    InputDimsNotIncreasing {
+        /// Where the offending dim is.
+        at: Position,
+        /// The offending dim.
+        value: u64,
+        /// Where the dim before it is.
+        previous_at: Position,
+        /// The dim before it.
+        previous: u64,
+    },
+    /// An input dim beyond 64 bits: no decoded shape has that many dimensions.
+    #[error("{at} is {value}, an input dim beyond any decoded rank")]
+    InputDimTooLarge {
+        /// Where.
+        at: Position,
+        /// The integer as written.
+        value: String,
+    },
+    /// An input dim that is not below the decoded rank.
+    #[error("{at} is input dim {value}, but the decoded shape has rank {rank}")]
+    InputDimOutOfRange {
+        /// Where.
+        at: Position,
+        /// The input dim.
+        value: u64,
+        /// The rank of the decoded shape.
+        rank: usize,
+    },
+    /// A product that does not fit in 64 bits.
+    #[error("{what} does not fit in 64 bits")]
+    Overflow {
+        /// The product, as a formula with its position.
+        what: String,
+    },
+    /// -1 cannot be given an extent that makes the counts equal.
+    #[error(
+        "-1 at shape[{element}] cannot be determined: prod(A_shape) = {a_product} is not a multiple of {others}, the product of the other extents"
+    )]
+    AutoIndeterminate {
+        /// The element holding -1.
+        element: usize,
+        /// `prod(A_shape)`.
+        a_product: u64,
+        /// The product of the other extents of `B_shape`.
+        others: u64,
+    },
+    /// `prod(B_shape) != prod(A_shape)` with no -1 to absorb the difference.
+    #[error("prod(B_shape) = {b_product} but prod(A_shape) = {a_product}; they must be equal")]
+    ElementCountMismatch {
+        /// `prod(B_shape)`.
+        b_product: u64,
+        /// `prod(A_shape)`.
+        a_product: u64,
+    },
+    /// The prefix rule fails for the input dims at `shape[element]`.
+    #[error(
+        "shape[{element}] starts at input dim {first_dim}, but prod(B_shape[:{element}]) = {b_product} while prod(A_shape[:{first_dim}]) = {a_product}"
+    )]
+    PrefixMisaligned {
+        /// The element `i` holding the input dims.
+        element: usize,
+        /// `input_dims[0]`.
+        first_dim: u64,
+        /// `prod(B_shape[:i])`.
+        b_product: u64,
+        /// `prod(A_shape[:input_dims[0]])`.
+        a_product: u64,
+    },
+    /// The suffix rule fails for the input dims at `shape[element]`.
+    #[error(
+        "shape[{element}] ends at input dim {last_dim}: the extents after it in B_shape multiply to {b_product}, those after dim {last_dim} in A_shape to {a_product}"
+    )]
+    SuffixMisaligned {
+        /// The element `i` holding the input dims.
+        element: usize,
+        /// `input_dims[k-1]`.
+        last_dim: u64,
+        /// `prod(B_shape[i+1:])`.
+        b_product: u64,
+        /// `prod(A_shape[input_dims[k-1]+1:])`.
+        a_product: u64,
+    },
+    /// An array, index or box whose shape or rank is not the one required.
+    #[error("the {argument} has shape {found:?}, expected {expected:?}")]
+    ShapeMismatch {
+        /// Which argument.
+        argument: Argument,
+        /// The shape (or, for an index or box, the rank as a one-element list) required.
+        expected: Vec<u64>,
+        /// The shape (or rank) handed in.
+        found: Vec<u64>,
+    },
+    /// An index or box outside the array.
+    #[error("the {argument} is outside the array along dimension {dim}: {detail}")]
+    OutOfBounds {
+        /// Which argument.
+        argument: Argument,
+        /// The dimension.
+        dim: usize,
+        /// The numbers involved.
+        detail: String,
+    },
+}
+
+impl ReshapeError {
+    /// The error's class, comparable across implementations.
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        use ErrorClass as C;
+        match self {
+            Self::CodecNotObject { .. }
+            | Self::WrongName { .. }
+            | Self::ConfigurationNotObject { .. }
+            | Self::UnknownMember { .. }
+            | Self::ShapeMissing
+            | Self::ShapeNotArray { .. }
+            | Self::WrongKind { .. }
+            | Self::NotAnInteger { .. }
+            | Self::NegativeInputDim { .. } => C::MalformedConfiguration,
+            Self::InvalidSize { .. } => C::InvalidSize,
+            Self::SizeTooLarge { .. } | Self::Overflow { .. } => C::Overflow,
+            Self::RepeatedAuto { .. } => C::RepeatedAuto,
+            Self::InputDimsNotIncreasing { .. } => C::InputDimsNotIncreasing,
+            Self::InputDimTooLarge { .. } | Self::InputDimOutOfRange { .. } => {
+                C::InputDimOutOfRange
+            }
+            Self::AutoIndeterminate { .. } | Self::ElementCountMismatch { .. } => {
+                C::ElementCountMismatch
+            }
+            Self::PrefixMisaligned { .. } | Self::SuffixMisaligned { .. } => C::InputDimsMisaligned,
+            Self::ShapeMismatch { .. } => C::ShapeMismatch,
+            Self::OutOfBounds { .. } => C::OutOfBounds,
+        }
+    }
+
+    /// The clause the error enforces.
+    #[must_use]
+    pub fn clause(&self) -> Clause {
+        match self {
+            Self::CodecNotObject { .. } | Self::WrongName { .. } => Clause::CodecName,
+            Self::ConfigurationNotObject { .. }
+            | Self::UnknownMember { .. }
+            | Self::ShapeMissing
+            | Self::ShapeNotArray { .. } => Clause::ConfigurationMembers,
+            Self::WrongKind { .. } | Self::NotAnInteger { .. } => Clause::ShapeElement,
+            Self::InvalidSize { .. } => Clause::ShapeSize,
+            Self::NegativeInputDim { .. } => Clause::ShapeInputDims,
+            Self::SizeTooLarge { .. } | Self::Overflow { .. } => Clause::LimitsU64,
+            Self::RepeatedAuto { .. } => Clause::ShapeAutoOnce,
+            Self::InputDimsNotIncreasing { .. } => Clause::InputDimsIncreasing,
+            Self::InputDimTooLarge { .. } | Self::InputDimOutOfRange { .. } => {
+                Clause::InputDimsRange
+            }
+            Self::AutoIndeterminate { .. } => Clause::ShapeAutoValue,
+            Self::ElementCountMismatch { .. } => Clause::ShapeInvariant,
+            Self::PrefixMisaligned { .. } => Clause::InputDimsPrefix,
+            Self::SuffixMisaligned { .. } => Clause::InputDimsSuffix,
+            Self::ShapeMismatch { .. } | Self::OutOfBounds { .. } => Clause::AlgorithmRavel,
+        }
+    }
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = ReshapeError> = std::result::Result<T, E>;

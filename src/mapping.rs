@@ -1,0 +1,269 @@
+//! Index and region mapping for partial decoding. Since `ravel(B) == ravel(A)`
+//! (algorithm.ravel), an element has the same C-order offset in both arrays: a
+//! coordinate maps by raveling in one shape and unraveling in the other, and a box
+//! of A is a set of contiguous runs of offsets, the same runs in B.
+
+use ndarray::{ArrayBase, ArrayD, Data, IxDyn};
+
+use crate::algorithm::{ReshapeCodec, to_u64, to_usize};
+use crate::error::{Argument, ReshapeError, Result};
+use crate::product::product_of;
+
+/// A run of consecutive elements in C order: offsets `offset .. offset + len`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// The C-order offset of the run's first element, in A and in B alike.
+    pub offset: u64,
+    /// The number of elements.
+    pub len: u64,
+}
+
+impl ReshapeCodec {
+    /// The encoded coordinate of the element at `decoded_index`.
+    ///
+    /// # Errors
+    /// `shape-mismatch` for an index of the wrong rank, `out-of-bounds` for one outside A.
+    ///
+    /// ```
+    /// # use zarr_reshape::{ReshapeCodec, ReshapeConfiguration};
+    /// let configuration = ReshapeConfiguration::from_configuration_json(
+    ///     &serde_json::json!({"shape": [[0, 1], [2]]}))?;
+    /// let codec = ReshapeCodec::new(configuration, &[2, 3, 4])?;
+    /// assert_eq!(codec.encoded_index(&[1, 2, 3])?, [5, 3]);
+    /// # Ok::<(), zarr_reshape::ReshapeError>(())
+    /// ```
+    pub fn encoded_index(&self, decoded_index: &[u64]) -> Result<Vec<u64>> {
+        let offset = ravel(self.decoded_shape(), decoded_index, Argument::DecodedIndex)?;
+        unravel(self.encoded_shape(), offset)
+    }
+
+    /// The decoded coordinate of the element at `encoded_index`.
+    ///
+    /// # Errors
+    /// `shape-mismatch` for an index of the wrong rank, `out-of-bounds` for one outside B.
+    pub fn decoded_index(&self, encoded_index: &[u64]) -> Result<Vec<u64>> {
+        let offset = ravel(self.encoded_shape(), encoded_index, Argument::EncodedIndex)?;
+        unravel(self.decoded_shape(), offset)
+    }
+
+    /// The elements of the decoded box `start .. stop` (half-open per dimension) as
+    /// the fewest runs of consecutive offsets, in C order of the box. Each run is
+    /// produced in time proportional to the rank, never per element.
+    ///
+    /// # Errors
+    /// `shape-mismatch` for a box of the wrong rank, `out-of-bounds` when `start`
+    /// exceeds `stop` or `stop` exceeds A along some dimension.
+    ///
+    /// ```
+    /// # use zarr_reshape::{ReshapeCodec, ReshapeConfiguration, Run};
+    /// let configuration = ReshapeConfiguration::from_configuration_json(
+    ///     &serde_json::json!({"shape": [-1]}))?;
+    /// let codec = ReshapeCodec::new(configuration, &[4, 5])?;
+    /// let runs: Vec<Run> = codec.region_runs(&[1, 0], &[3, 5])?.collect();
+    /// assert_eq!(runs, [Run { offset: 5, len: 10 }]);
+    /// # Ok::<(), zarr_reshape::ReshapeError>(())
+    /// ```
+    pub fn region_runs(&self, start: &[u64], stop: &[u64]) -> Result<Runs> {
+        Runs::new(self.decoded_shape(), start, stop)
+    }
+
+    /// Reads the decoded box `start .. stop` out of an encoded chunk (shape B),
+    /// copying run by run.
+    ///
+    /// # Errors
+    /// As [`Self::region_runs`]; `shape-mismatch` when `encoded` does not have shape B.
+    pub fn partial_decode<A, S>(
+        &self,
+        encoded: &ArrayBase<S, IxDyn>,
+        start: &[u64],
+        stop: &[u64],
+    ) -> Result<ArrayD<A>>
+    where
+        A: Clone,
+        S: Data<Elem = A>,
+    {
+        let found = to_u64(encoded.shape());
+        if found != self.encoded_shape() {
+            return Err(ReshapeError::ShapeMismatch {
+                argument: Argument::EncodedArray,
+                expected: self.encoded_shape().to_vec(),
+                found,
+            });
+        }
+        let runs = self.region_runs(start, stop)?;
+        let box_shape: Vec<u64> = start
+            .iter()
+            .zip(stop)
+            .map(|(a, b)| b.saturating_sub(*a))
+            .collect();
+        let box_shape = to_usize(&box_shape)?;
+        let contiguous = encoded.as_standard_layout();
+        let elements = contiguous.as_slice().unwrap_or_default();
+        let mut gathered = Vec::with_capacity(box_shape.iter().product());
+        for run in runs {
+            let range = usize::try_from(run.offset).ok().and_then(|offset| {
+                Some(offset..offset.checked_add(usize::try_from(run.len).ok()?)?)
+            });
+            let slice = range.and_then(|range| elements.get(range)).ok_or_else(|| {
+                ReshapeError::Overflow {
+                    what: format!("run {run:?} on this platform (usize)"),
+                }
+            })?;
+            gathered.extend_from_slice(slice);
+        }
+        ArrayD::from_shape_vec(IxDyn(&box_shape), gathered).map_err(|error| {
+            ReshapeError::Overflow {
+                what: format!("the gathered box {box_shape:?}: {error}"),
+            }
+        })
+    }
+}
+
+/// The C-order offset of `index` in `shape`.
+fn ravel(shape: &[u64], index: &[u64], argument: Argument) -> Result<u64> {
+    check_rank(shape, index.len(), argument)?;
+    let mut offset: u64 = 0;
+    for (dim, (extent, coordinate)) in shape.iter().zip(index).enumerate() {
+        if coordinate >= extent {
+            return Err(ReshapeError::OutOfBounds {
+                argument,
+                dim,
+                detail: format!("index {coordinate} is not below extent {extent}"),
+            });
+        }
+        // offset * extent + coordinate < prod(shape[..=dim]) <= prod(shape), which fits
+        // whenever the codec resolved; checked all the same.
+        offset = offset
+            .checked_mul(*extent)
+            .and_then(|scaled| scaled.checked_add(*coordinate))
+            .ok_or_else(|| ReshapeError::Overflow {
+                what: format!("the offset of {index:?}"),
+            })?;
+    }
+    Ok(offset)
+}
+
+/// The coordinate in `shape` of the C-order `offset` (which lies inside `shape`).
+fn unravel(shape: &[u64], mut offset: u64) -> Result<Vec<u64>> {
+    let mut index = vec![0; shape.len()];
+    for (coordinate, extent) in index.iter_mut().zip(shape).rev() {
+        *coordinate = offset.checked_rem(*extent).unwrap_or(0);
+        offset = offset.checked_div(*extent).unwrap_or(0);
+    }
+    Ok(index)
+}
+
+fn check_rank(shape: &[u64], rank: usize, argument: Argument) -> Result<()> {
+    if rank == shape.len() {
+        return Ok(());
+    }
+    Err(ReshapeError::ShapeMismatch {
+        argument,
+        expected: vec![u64::try_from(shape.len()).unwrap_or(u64::MAX)],
+        found: vec![u64::try_from(rank).unwrap_or(u64::MAX)],
+    })
+}
+
+/// The runs of a box, in C order; see [`ReshapeCodec::region_runs`].
+///
+/// Dimensions after `split` are covered whole by the box, so one run spans the
+/// box's extent along `split` times everything after it; an odometer walks the
+/// dimensions before `split`.
+#[derive(Debug, Clone)]
+pub struct Runs {
+    start: Vec<u64>,
+    stop: Vec<u64>,
+    /// The next run's coordinates along the dimensions before `split`.
+    cursor: Vec<u64>,
+    /// C-order strides of A: `strides[d] = prod(A_shape[d+1:])`.
+    strides: Vec<u64>,
+    len: u64,
+    done: bool,
+}
+
+impl Runs {
+    fn new(a_shape: &[u64], start: &[u64], stop: &[u64]) -> Result<Self> {
+        check_rank(a_shape, start.len(), Argument::DecodedRegion)?;
+        check_rank(a_shape, stop.len(), Argument::DecodedRegion)?;
+        for (dim, ((begin, end), extent)) in start.iter().zip(stop).zip(a_shape).enumerate() {
+            if begin > end || end > extent {
+                return Err(ReshapeError::OutOfBounds {
+                    argument: Argument::DecodedRegion,
+                    dim,
+                    detail: format!("{begin}..{end} is not within 0..{extent}"),
+                });
+            }
+        }
+        let strides = a_shape
+            .iter()
+            .enumerate()
+            .map(|(d, _)| a_shape.get(d.saturating_add(1)..).and_then(product_of))
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| ReshapeError::Overflow {
+                what: "prod(A_shape)".into(),
+            })?;
+        // The last dimension the box does not cover whole; a run spans it and all after.
+        let split = (0..a_shape.len())
+            .rev()
+            .find(|&d| start.get(d) != Some(&0) || stop.get(d) != a_shape.get(d))
+            .unwrap_or(0);
+        let along_split = stop
+            .get(split)
+            .zip(start.get(split))
+            .map_or(1, |(b, a)| b.saturating_sub(*a));
+        let len = along_split
+            .checked_mul(strides.get(split).copied().unwrap_or(1))
+            .ok_or_else(|| ReshapeError::Overflow {
+                what: "a run length".into(),
+            })?;
+        let empty = start.iter().zip(stop).any(|(a, b)| a == b);
+        Ok(Self {
+            cursor: start.get(..split).unwrap_or_default().to_vec(),
+            start: start.to_vec(),
+            stop: stop.to_vec(),
+            strides,
+            len,
+            done: empty,
+        })
+    }
+
+    fn offset(&self) -> u64 {
+        // Inside the box, so below prod(A_shape): no overflow.
+        let outer = self.cursor.iter().zip(&self.strides);
+        let split = self.cursor.len();
+        let at_split = self.start.get(split).copied().unwrap_or(0);
+        let split_stride = self.strides.get(split).copied().unwrap_or(1);
+        outer
+            .map(|(c, s)| c.saturating_mul(*s))
+            .fold(at_split.saturating_mul(split_stride), u64::saturating_add)
+    }
+
+    /// Moves the odometer to the next run; false when the box is done.
+    fn advance(&mut self) -> bool {
+        for (d, coordinate) in self.cursor.iter_mut().enumerate().rev() {
+            let next = coordinate.saturating_add(1);
+            if Some(&next) < self.stop.get(d) {
+                *coordinate = next;
+                return true;
+            }
+            *coordinate = self.start.get(d).copied().unwrap_or(0);
+        }
+        false
+    }
+}
+
+impl Iterator for Runs {
+    type Item = Run;
+
+    fn next(&mut self) -> Option<Run> {
+        if self.done {
+            return None;
+        }
+        let run = Run {
+            offset: self.offset(),
+            len: self.len,
+        };
+        self.done = !self.advance();
+        Some(run)
+    }
+}
