@@ -46,6 +46,22 @@ impl ReshapeCodec {
         unravel(self.decoded_shape(), offset)
     }
 
+    /// The encoded coordinate of the element at C-order `offset` (a [`Run`] offset).
+    ///
+    /// # Errors
+    /// `out-of-bounds` when `offset` is not below `prod(B_shape)`.
+    pub fn encoded_index_at(&self, offset: u64) -> Result<Vec<u64>> {
+        let count = product_of(self.encoded_shape()).unwrap_or(u64::MAX);
+        if offset >= count {
+            return Err(ReshapeError::OutOfBounds {
+                argument: Argument::EncodedIndex,
+                dim: 0,
+                detail: format!("offset {offset} is not below the element count {count}"),
+            });
+        }
+        unravel(self.encoded_shape(), offset)
+    }
+
     /// The elements of the decoded box `start .. stop` (half-open per dimension) as
     /// the fewest runs of consecutive offsets, in C order of the box. Each run is
     /// produced in time proportional to the rank, never per element.
