@@ -1,0 +1,166 @@
+//! The runner's judgement: an answer against a case's expectation.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::answer::Answer;
+use crate::arrays::TypedArray;
+use crate::vector::{Case, Expectation, Operation};
+
+/// How one case went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The answer conforms.
+    Pass,
+    /// A wrong answer.
+    Fail(String),
+    /// No usable answer: a crash, a timeout, a protocol fault.
+    Error(String),
+    /// The implementation skipped the case.
+    Skip(String),
+}
+
+impl Outcome {
+    /// `pass`, `fail`, `error` or `skip`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Fail(_) => "fail",
+            Self::Error(_) => "error",
+            Self::Skip(_) => "skip",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Pass => f.write_str("pass"),
+            Self::Fail(why) | Self::Error(why) | Self::Skip(why) => {
+                write!(f, "{}: {why}", self.name())
+            }
+        }
+    }
+}
+
+/// How errors are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClassCheck {
+    /// A named class must be acceptable; an unnamed one passes on error versus success.
+    #[default]
+    WhenNamed,
+    /// Every error must name an acceptable class.
+    Strict,
+}
+
+/// Judges `answer` against the case's expectation.
+#[must_use]
+pub fn judge(case: &Case, answer: &Answer, classes: ClassCheck) -> Outcome {
+    match answer {
+        Answer::Skipped { reason } => Outcome::Skip(reason.clone()),
+        Answer::Errored { message } => Outcome::Error(message.clone()),
+        _ => match mismatch(case, &case.expect, answer, classes) {
+            None => Outcome::Pass,
+            Some(why) => Outcome::Fail(why),
+        },
+    }
+}
+
+/// Why `answer` does not meet `expect`, or `None` when it does.
+fn mismatch(
+    case: &Case,
+    expect: &Expectation,
+    answer: &Answer,
+    classes: ClassCheck,
+) -> Option<String> {
+    match (expect, answer) {
+        (Expectation::AnyOf(options), _) => {
+            let reasons: Vec<String> = options
+                .iter()
+                .map(|option| mismatch(case, option, answer, classes))
+                .collect::<Option<Vec<String>>>()?;
+            Some(format!(
+                "matches none of the acceptable results ({})",
+                reasons.join("; ")
+            ))
+        }
+        (Expectation::Error(acceptable), Answer::Error { class, .. }) => match class {
+            Some(class) if acceptable.contains(class) => None,
+            Some(class) => Some(format!(
+                "error class {class}, expected {}",
+                acceptable.join(" or ")
+            )),
+            None if classes == ClassCheck::Strict => Some(format!(
+                "an error without a class, expected {}",
+                acceptable.join(" or ")
+            )),
+            None => None,
+        },
+        (Expectation::Error(acceptable), Answer::Output(output)) => Some(format!(
+            "succeeded with {}, expected an error ({})",
+            Value::Object(output.clone()),
+            acceptable.join(" or ")
+        )),
+        (Expectation::Output(expected), Answer::Error { class, message }) => Some(format!(
+            "error [{}] {message}, expected {}",
+            class.as_deref().unwrap_or("no class"),
+            Value::Object(expected.clone())
+        )),
+        (Expectation::Output(expected), Answer::Output(output)) => {
+            compare_output(case, expected, output)
+        }
+        (_, Answer::Skipped { .. } | Answer::Errored { .. }) => Some("no answer".into()),
+    }
+}
+
+fn compare_output(
+    case: &Case,
+    expected: &Map<String, Value>,
+    output: &Map<String, Value>,
+) -> Option<String> {
+    let array_type = match &case.operation {
+        Operation::Encode(input) | Operation::Decode(input) => Some(input.data_type()),
+        _ => None,
+    };
+    for (key, want) in expected {
+        let Some(got) = output.get(key) else {
+            return Some(format!("the answer has no {key}, expected {want}"));
+        };
+        let same = match (key.as_str(), array_type) {
+            ("data", Some(data_type)) => {
+                let read = |shape: Option<&Value>, data: &Value| {
+                    let shape: Vec<u64> = shape?
+                        .as_array()?
+                        .iter()
+                        .map(Value::as_u64)
+                        .collect::<Option<_>>()?;
+                    TypedArray::from_json(data_type, &shape, data).ok()
+                };
+                let want = read(expected.get("shape"), want);
+                want.is_some() && want == read(output.get("shape"), got)
+            }
+            _ => same_json(want, got),
+        };
+        if !same {
+            return Some(format!("{key} is {got}, expected {want}"));
+        }
+    }
+    None
+}
+
+/// JSON equality with integers compared by value, whatever their spelling.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            x == y
+                || (x.as_u64().is_some() && x.as_u64() == y.as_u64())
+                || (x.as_i64().is_some() && x.as_i64() == y.as_i64())
+        }
+        (Value::Array(xs), Value::Array(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_json(x, y))
+        }
+        _ => a == b,
+    }
+}

@@ -1,0 +1,333 @@
+//! The vector format (version 1, `spec-cases/README.md`): files of cases, read by
+//! walking the JSON so that a bad file is reported with its path and JSON pointer.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::arrays::{DataType, TypedArray};
+
+/// The vector format version this crate reads.
+pub const FORMAT: u64 = 1;
+/// The largest vector file read, in bytes.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// One case: an operation on a codec configuration and what it must give.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Unique, stable id.
+    pub id: String,
+    /// What the case shows, for people.
+    pub description: String,
+    /// Clause ids; the first is the one under test.
+    pub clauses: Vec<String>,
+    /// Interpretation ids the expectation depends on.
+    pub interpretations: Vec<String>,
+    /// `must`, `should` or `interpretation`.
+    pub level: String,
+    /// The operation.
+    pub operation: Operation,
+    /// The codec, as a configuration member or a whole codec object.
+    pub codec: CodecJson,
+    /// A_shape.
+    pub decoded_shape: Vec<u64>,
+    /// The expected result.
+    pub expect: Expectation,
+    /// The case object as written, sent to adapters unchanged.
+    pub json: Value,
+}
+
+/// What a case does.
+#[derive(Debug, Clone)]
+pub enum Operation {
+    /// The encoded shape.
+    Resolve,
+    /// Encode the given decoded array.
+    Encode(TypedArray),
+    /// Decode the given encoded array.
+    Decode(TypedArray),
+    /// The encoded coordinate of a decoded one (negative coordinates are expressible,
+    /// to test that they are refused).
+    MapIndex(Vec<i128>),
+    /// The encoded coordinates of a decoded box.
+    MapRegion {
+        /// Inclusive start per dimension.
+        start: Vec<i128>,
+        /// Exclusive stop per dimension.
+        stop: Vec<i128>,
+    },
+}
+
+impl Operation {
+    /// The operation's name in vectors.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Resolve => "resolve",
+            Self::Encode(_) => "encode",
+            Self::Decode(_) => "decode",
+            Self::MapIndex(_) => "map-index",
+            Self::MapRegion { .. } => "map-region",
+        }
+    }
+}
+
+/// The codec under test, in the form the case gives it.
+#[derive(Debug, Clone)]
+pub enum CodecJson {
+    /// The `configuration` member.
+    Configuration(Value),
+    /// The whole codec object.
+    Codec(Value),
+}
+
+/// An expected result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expectation {
+    /// The operation's output members, e.g. `{"encoded_shape": [...]}`.
+    Output(Map<String, Value>),
+    /// An error of one of these classes.
+    Error(Vec<String>),
+    /// Any one of these results conforms.
+    AnyOf(Vec<Expectation>),
+}
+
+/// A vector file that could not be read, with where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file.
+    pub path: PathBuf,
+    /// The JSON pointer of the fault, empty for the whole file.
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if !self.pointer.is_empty() {
+            write!(f, " at {}", self.pointer)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The vector files below `root`, sorted: every `*.json` in a sub-folder, except
+/// the array fixtures under `arrays/`.
+///
+/// # Errors
+/// When a folder cannot be listed.
+pub fn discover(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                if folder != root || path.file_name() != Some("arrays".as_ref()) {
+                    folders.push(path);
+                }
+            } else if folder != root && path.extension() == Some("json".as_ref()) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Reads every case of one vector file.
+///
+/// # Errors
+/// The first fault found, with its JSON pointer.
+pub fn load_file(path: &Path) -> Result<Vec<Case>, LoadError> {
+    let fail = |pointer: &str, message: String| LoadError {
+        path: path.to_path_buf(),
+        pointer: pointer.to_string(),
+        message,
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| fail("", e.to_string()))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        return Err(fail(
+            "",
+            format!("{size} bytes; vector files are at most {MAX_FILE_BYTES}"),
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail("", e.to_string()))?;
+    let file: Value =
+        serde_json::from_str(&text).map_err(|e| fail("", format!("not JSON: {e}")))?;
+    parse_file(&file).map_err(|(pointer, message)| fail(&pointer, message))
+}
+
+type Fault = (String, String);
+
+/// Reads the cases of a vector file's JSON.
+///
+/// # Errors
+/// The JSON pointer and the message of the first fault.
+pub fn parse_file(file: &Value) -> Result<Vec<Case>, Fault> {
+    let object = file
+        .as_object()
+        .ok_or(fault("", "a vector file is a JSON object"))?;
+    match object.get("format").and_then(Value::as_u64) {
+        Some(FORMAT) => {}
+        _ => {
+            return Err(fault(
+                "/format",
+                "must be 1 (this reader knows format 1 only)",
+            ));
+        }
+    }
+    let cases = object
+        .get("cases")
+        .and_then(Value::as_array)
+        .ok_or(fault("/cases", "must be a list of cases"))?;
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            parse_case(case).map_err(|(pointer, message)| (format!("/cases/{i}{pointer}"), message))
+        })
+        .collect()
+}
+
+fn fault(pointer: &str, message: &str) -> Fault {
+    (pointer.to_string(), message.to_string())
+}
+
+/// Reads one case object.
+///
+/// # Errors
+/// The JSON pointer (relative to the case) and the message of the first fault.
+pub fn parse_case(json: &Value) -> Result<Case, Fault> {
+    let case = json
+        .as_object()
+        .ok_or(fault("", "a case is a JSON object"))?;
+    let text = |name: &str| -> Result<String, Fault> {
+        case.get(name)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or(fault(&format!("/{name}"), "must be a string"))
+    };
+    let strings = |name: &str| -> Result<Vec<String>, Fault> {
+        match case.get(name) {
+            None => Ok(Vec::new()),
+            Some(value) => value
+                .as_array()
+                .and_then(|items| {
+                    items
+                        .iter()
+                        .map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
+                .ok_or(fault(&format!("/{name}"), "must be a list of strings")),
+        }
+    };
+    let codec = match (case.get("configuration"), case.get("codec")) {
+        (Some(configuration), None) => CodecJson::Configuration(configuration.clone()),
+        (None, Some(codec)) => CodecJson::Codec(codec.clone()),
+        _ => return Err(fault("", "needs exactly one of configuration and codec")),
+    };
+    let decoded_shape = u64_list(case.get("decoded_shape"), "/decoded_shape")?;
+    let operation = match text("operation")?.as_str() {
+        "resolve" => Operation::Resolve,
+        "encode" => Operation::Encode(array(case.get("input"))?),
+        "decode" => Operation::Decode(array(case.get("input"))?),
+        "map-index" => {
+            Operation::MapIndex(coordinates(case.get("decoded_index"), "/decoded_index")?)
+        }
+        "map-region" => {
+            let region = case.get("decoded_region");
+            Operation::MapRegion {
+                start: coordinates(region.and_then(|r| r.get("start")), "/decoded_region/start")?,
+                stop: coordinates(region.and_then(|r| r.get("stop")), "/decoded_region/stop")?,
+            }
+        }
+        other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
+    };
+    let expect = expectation(case.get("expect"), "/expect")?;
+    Ok(Case {
+        id: text("id")?,
+        description: text("description")?,
+        clauses: strings("clauses")?,
+        interpretations: strings("interpretations")?,
+        level: text("level")?,
+        operation,
+        codec,
+        decoded_shape,
+        expect,
+        json: json.clone(),
+    })
+}
+
+fn u64_list(value: Option<&Value>, pointer: &str) -> Result<Vec<u64>, Fault> {
+    value
+        .and_then(Value::as_array)
+        .and_then(|items| items.iter().map(Value::as_u64).collect())
+        .ok_or(fault(
+            pointer,
+            "must be a list of integers from 0 to 2^64-1",
+        ))
+}
+
+fn coordinates(value: Option<&Value>, pointer: &str) -> Result<Vec<i128>, Fault> {
+    let coordinate = |v: &Value| v.as_u64().map(i128::from).or(v.as_i64().map(i128::from));
+    value
+        .and_then(Value::as_array)
+        .and_then(|items| items.iter().map(coordinate).collect())
+        .ok_or(fault(pointer, "must be a list of 64-bit integers"))
+}
+
+fn array(input: Option<&Value>) -> Result<TypedArray, Fault> {
+    let input = input.ok_or(fault("/input", "encode and decode need an input array"))?;
+    let data_type = input
+        .get("data_type")
+        .and_then(Value::as_str)
+        .and_then(DataType::from_name)
+        .ok_or(fault("/input/data_type", "must name a Zarr core data type"))?;
+    let shape = u64_list(input.get("shape"), "/input/shape")?;
+    let data = input
+        .get("data")
+        .ok_or(fault("/input/data", "is missing"))?;
+    TypedArray::from_json(data_type, &shape, data).map_err(|message| fault("/input/data", &message))
+}
+
+fn expectation(value: Option<&Value>, pointer: &str) -> Result<Expectation, Fault> {
+    let object = value
+        .and_then(Value::as_object)
+        .ok_or(fault(pointer, "an expectation is a JSON object"))?;
+    if let Some(options) = object.get("any_of") {
+        let options = options
+            .as_array()
+            .ok_or(fault(pointer, "any_of must be a list"))?;
+        return options
+            .iter()
+            .enumerate()
+            .map(|(i, option)| expectation(Some(option), &format!("{pointer}/any_of/{i}")))
+            .collect::<Result<_, _>>()
+            .map(Expectation::AnyOf);
+    }
+    match object.get("error") {
+        None => Ok(Expectation::Output(object.clone())),
+        Some(Value::String(class)) => Ok(Expectation::Error(vec![class.clone()])),
+        Some(Value::Array(classes)) => classes
+            .iter()
+            .map(|class| class.as_str().map(str::to_string))
+            .collect::<Option<Vec<String>>>()
+            .map(Expectation::Error)
+            .ok_or(fault(
+                &format!("{pointer}/error"),
+                "must be a class or a list of classes",
+            )),
+        Some(_) => Err(fault(
+            &format!("{pointer}/error"),
+            "must be a class or a list of classes",
+        )),
+    }
+}
