@@ -75,9 +75,7 @@ impl ReshapeCodec {
         &self.b_shape
     }
 
-    /// Encodes a decoded chunk A into B.
-    ///
-    /// algorithm.ravel: the elements keep their C order. algorithm.view: the result
+    /// Encodes a decoded chunk A into B, keeping the elements' C order; the result
     /// borrows `decoded` whenever its strides allow (also for many non-standard
     /// layouts), and is one copy otherwise.
     ///
@@ -141,7 +139,10 @@ where
             found,
         });
     }
+    // algorithm.rank: B has len(shape) dimensions, since `to` is B_shape.
     let to = to_usize(to)?;
+    // algorithm.ravel: ravel(B) == ravel(A), so reshape in C (row-major) order.
+    // algorithm.view: ndarray's to_shape borrows whenever the strides allow.
     // The element counts agree (shape.invariant held at resolve), so only an
     // inconsistency between ndarray and this crate could fail here.
     array

@@ -201,7 +201,7 @@ fn parse_element(value: &Value, element: usize) -> Result<ShapeElement> {
                 at,
                 text: number.to_string(),
             }),
-            // shape.auto.once concerns the special value -1 itself.
+            // The special value -1 (shape.auto.value); its count is checked later.
             Some(Integer::MinusOne) => Ok(ShapeElement::Auto),
             // shape.size: "a positive integer size"; 0 and other negatives are not sizes (E6).
             Some(Integer::Negative) => Err(ReshapeError::InvalidSize {

@@ -52,6 +52,7 @@ impl ReshapeConfiguration {
             };
             extents.push(extent);
         }
+        // limits.u64 (I-7): every product below is exact or an overflow error.
         let a_product = product_of(a_shape).ok_or_else(|| ReshapeError::Overflow {
             what: format!("prod(A_shape) for A_shape = {}", list(a_shape)),
         })?;

@@ -1,9 +1,12 @@
 //! The zarr-reshape conformance suite: the vector model, the embedded reference,
-//! and the judgement of answers against expectations.
+//! the judgement of answers against expectations, and the suite's own checks.
 #![forbid(unsafe_code)]
 
 pub mod answer;
 pub mod arrays;
+pub mod coverage;
 pub mod judge;
+pub mod matrix;
 pub mod reference;
+pub mod registry;
 pub mod vector;

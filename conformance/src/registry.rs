@@ -1,0 +1,87 @@
+//! The clause registry, `spec-cases/clauses.json`: clauses and the readings
+//! (errata E-n, interpretations I-n) the vectors depend on.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The registry file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Registry {
+    /// The spec tracked.
+    pub spec: SpecVersion,
+    /// Every clause, in spec order.
+    pub clauses: Vec<ClauseEntry>,
+    /// Every erratum and interpretation.
+    pub interpretations: Vec<InterpretationEntry>,
+}
+
+/// Which text of the spec the suite tracks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecVersion {
+    /// Where the spec lives.
+    pub name: String,
+    /// The upstream commit.
+    pub commit: String,
+}
+
+/// One clause.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClauseEntry {
+    /// Stable id, e.g. `input-dims.prefix`.
+    pub id: String,
+    /// The spec section.
+    pub section: String,
+    /// `must`, `should` or `interpretation`.
+    pub level: String,
+    /// The rule in our own words.
+    pub paraphrase: String,
+    /// The formula, where there is one.
+    #[serde(default)]
+    pub formula: Option<String>,
+    /// The readings the clause depends on.
+    #[serde(default)]
+    pub interpretations: Vec<String>,
+}
+
+/// One erratum or interpretation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InterpretationEntry {
+    /// `E1`.. or `I-1`..
+    pub id: String,
+    /// `erratum` or `interpretation`.
+    pub kind: String,
+    /// What the spec says or leaves open.
+    pub text: String,
+    /// The reading chosen.
+    pub reading: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl Registry {
+    /// Reads the registry file.
+    ///
+    /// # Errors
+    /// When the file cannot be read or is not of the registry's form.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The clause with this id.
+    #[must_use]
+    pub fn clause(&self, id: &str) -> Option<&ClauseEntry> {
+        self.clauses.iter().find(|clause| clause.id == id)
+    }
+
+    /// Whether an erratum or interpretation with this id exists.
+    #[must_use]
+    pub fn has_interpretation(&self, id: &str) -> bool {
+        self.interpretations.iter().any(|entry| entry.id == id)
+    }
+}

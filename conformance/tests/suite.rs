@@ -1,0 +1,215 @@
+//! Checks of the suite as a whole: every vector file against the schema, the
+//! cross-file rules the schema cannot express, and CONFORMANCE.md up to date
+//! (`ZARR_RESHAPE_BLESS=1` rewrites its generated parts).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use zarr_reshape_conformance::coverage::{self, tally};
+use zarr_reshape_conformance::judge::{ClassCheck, judge};
+use zarr_reshape_conformance::registry::Registry;
+use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::{matrix, reference};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")
+}
+
+fn registry() -> Registry {
+    Registry::load(&root().join("clauses.json")).unwrap()
+}
+
+fn all_files() -> Vec<(PathBuf, Vec<Case>)> {
+    let files = vector::discover(&root()).unwrap();
+    assert!(
+        !files.is_empty(),
+        "no vector files found under {}",
+        root().display()
+    );
+    files
+        .into_iter()
+        .map(|path| {
+            let cases = vector::load_file(&path).unwrap_or_else(|error| panic!("{error}"));
+            (path, cases)
+        })
+        .collect()
+}
+
+#[test]
+fn every_vector_file_matches_the_schema() {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("vector.schema.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let mut problems = Vec::new();
+    for path in vector::discover(&root()).unwrap() {
+        let instance: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for error in validator.iter_errors(&instance) {
+            problems.push(format!(
+                "{} at {}: {error}",
+                path.display(),
+                error.instance_path()
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} schema violations:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_schema_rejects_what_it_should() {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("vector.schema.json")).unwrap())
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let case = |expect: Value, level: &str| {
+        serde_json::json!({"format": 1, "cases": [{
+            "id": "shape.size/x", "description": "x", "clauses": ["shape.size"], "level": level,
+            "operation": "resolve", "configuration": {"shape": [2]}, "decoded_shape": [2],
+            "expect": expect
+        }]})
+    };
+    assert!(validator.is_valid(&case(serde_json::json!({"encoded_shape": [2]}), "must")));
+    assert!(!validator.is_valid(&case(serde_json::json!({"error": "no-such-class"}), "must")));
+    assert!(!validator.is_valid(&case(
+        serde_json::json!({"any_of": [{"encoded_shape": [2]}]}),
+        "must"
+    )));
+}
+
+#[test]
+fn the_suite_is_consistent() {
+    let problems = coverage::check(&root(), &registry(), &all_files());
+    let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        text.join("\n")
+    );
+}
+
+#[test]
+fn the_registry_mirrors_the_library() {
+    let registry = registry();
+    let ids: Vec<(&str, &str)> = registry
+        .clauses
+        .iter()
+        .map(|c| (c.id.as_str(), c.level.as_str()))
+        .collect();
+    let library: Vec<(&str, &str)> = zarr_reshape::Clause::ALL
+        .iter()
+        .map(|c| (c.id(), c.level().as_str()))
+        .collect();
+    assert_eq!(
+        ids, library,
+        "spec-cases/clauses.json and zarr_reshape::Clause differ"
+    );
+}
+
+/// The source files that cite each clause id.
+fn locations() -> BTreeMap<String, Vec<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut locations: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for clause in zarr_reshape::Clause::ALL {
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            let cited = text.lines().any(|line| cites(line, clause.id()));
+            if cited && !file.ends_with("clause.rs") {
+                let name = format!("src/{}", file.file_name().unwrap().to_string_lossy());
+                locations
+                    .entry(clause.id().to_string())
+                    .or_default()
+                    .push(name);
+            }
+        }
+    }
+    locations
+}
+
+/// A comment line whose first word is the clause id, as at every check.
+fn cites(line: &str, id: &str) -> bool {
+    let comment = line
+        .trim_start()
+        .trim_start_matches('/')
+        .trim_start_matches('!')
+        .trim_start();
+    line.trim_start().starts_with("//")
+        && comment
+            .strip_prefix(id)
+            .is_some_and(|rest| rest.starts_with([':', ' ', ',']))
+}
+
+/// The reference's outcome over every vector, by level.
+fn reference_results(files: &[(PathBuf, Vec<Case>)]) -> String {
+    let mut by_level: BTreeMap<String, BTreeMap<&str, usize>> = BTreeMap::new();
+    for case in files.iter().flat_map(|(_, cases)| cases) {
+        let outcome = judge(case, &reference::run(case), ClassCheck::Strict);
+        *by_level
+            .entry(case.level.clone())
+            .or_default()
+            .entry(outcome.name())
+            .or_default() += 1;
+    }
+    let mut out = String::from(
+        "| level | cases | pass | fail | error | skip |\n|---|---:|---:|---:|---:|---:|\n",
+    );
+    for (level, outcomes) in &by_level {
+        let count = |name: &str| outcomes.get(name).copied().unwrap_or(0);
+        let total: usize = outcomes.values().sum();
+        out += &format!(
+            "| {level} | {total} | {} | {} | {} | {} |\n",
+            count("pass"),
+            count("fail"),
+            count("error"),
+            count("skip")
+        );
+    }
+    out
+}
+
+#[test]
+fn conformance_md_is_up_to_date() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../CONFORMANCE.md");
+    let current = std::fs::read_to_string(&path).unwrap();
+    let registry = registry();
+    let files = all_files();
+    let tallies = tally(files.iter().flat_map(|(_, cases)| cases));
+    let meaning = std::fs::read_to_string(root().join("generated/MEANING.md")).unwrap_or_default();
+    let blocks = [
+        (
+            "clause-matrix",
+            matrix::clause_matrix(&registry, &tallies, &locations()),
+        ),
+        ("readings", matrix::readings(&registry)),
+        ("meaning-check", meaning),
+        ("reference-results", reference_results(&files)),
+    ];
+    let mut fresh = current.clone();
+    for (name, content) in &blocks {
+        fresh = matrix::replace_block(&fresh, name, content).unwrap_or_else(|| {
+            panic!("CONFORMANCE.md lacks the markers of the generated block {name}")
+        });
+    }
+    if fresh == current {
+        return;
+    }
+    if std::env::var_os("ZARR_RESHAPE_BLESS").is_some() {
+        std::fs::write(&path, fresh).unwrap();
+        return;
+    }
+    panic!(
+        "CONFORMANCE.md is stale; run `ZARR_RESHAPE_BLESS=1 cargo test -p zarr-reshape-conformance --test suite` and commit it"
+    );
+}
