@@ -40,3 +40,8 @@ pub use configuration::{ReshapeConfiguration, ShapeElement};
 pub use error::{Argument, ErrorClass, Position, ReshapeError, Result};
 pub use explain::{Explanation, Step, Verdict, explain, explain_codec};
 pub use mapping::{Run, Runs};
+
+// The README's examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
