@@ -106,19 +106,16 @@ impl ReshapeConfiguration {
         })?;
         reject_unknown_members(object, CODEC_MEMBERS, "codec object")?;
         // codec.name: "The value of the name member in the codec object MUST be reshape."
-        let name = object.get("name");
+        let Some(name) = object.get("name") else {
+            return Err(ReshapeError::MissingName);
+        };
         trace.check(
-            name.and_then(Value::as_str) == Some("reshape"),
+            name.as_str() == Some("reshape"),
             Clause::CodecName,
             None,
-            || {
-                format!(
-                    "name is {}",
-                    name.map_or("missing".into(), Value::to_string)
-                )
-            },
+            || format!("name is {name}"),
             || ReshapeError::WrongName {
-                found: name.map_or("nothing".into(), Value::to_string),
+                found: name.to_string(),
             },
         )?;
         let configuration = object.get("configuration").unwrap_or(&Value::Null);

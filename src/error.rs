@@ -133,10 +133,13 @@ pub enum ReshapeError {
         /// The JSON type found.
         found: &'static str,
     },
-    /// The codec's `name` is missing or is not `"reshape"`.
+    /// The codec object has no `name`.
+    #[error("the codec object has no name member; it must be \"reshape\"")]
+    MissingName,
+    /// The codec's `name` is not `"reshape"`.
     #[error("the codec name must be \"reshape\", found {found}")]
     WrongName {
-        /// The name member as found (JSON text), or `nothing`.
+        /// The name member as found (JSON text).
         found: String,
     },
     /// The configuration is not a JSON object.
@@ -252,7 +255,8 @@ pub enum ReshapeError {
     },
     /// -1 cannot be given an extent that makes the counts equal.
     #[error(
-        "-1 at shape[{element}] cannot be determined: prod(A_shape) = {a_product} is not a multiple of {others}, the product of the other extents"
+        "-1 at shape[{element}] cannot be determined: {}",
+        auto_reason(*a_product, *others)
     )]
     AutoIndeterminate {
         /// The element holding -1.
@@ -286,7 +290,9 @@ pub enum ReshapeError {
     },
     /// The suffix rule fails for the input dims at `shape[element]`.
     #[error(
-        "shape[{element}] ends at input dim {last_dim}: the extents after it in B_shape multiply to {b_product}, those after dim {last_dim} in A_shape to {a_product}"
+        "shape[{element}] ends at input dim {last_dim}, but prod(B_shape[{}:]) = {b_product} while prod(A_shape[{}:]) = {a_product}",
+        element.saturating_add(1),
+        last_dim.saturating_add(1)
     )]
     SuffixMisaligned {
         /// The element `i` holding the input dims.
@@ -298,24 +304,32 @@ pub enum ReshapeError {
         /// `prod(A_shape[input_dims[k-1]+1:])`.
         a_product: u64,
     },
-    /// An array, index or box whose shape or rank is not the one required.
+    /// An array whose shape is not the one required.
     #[error("the {argument} has shape {found:?}, expected {expected:?}")]
     ShapeMismatch {
         /// Which argument.
         argument: Argument,
-        /// The shape (or, for an index or box, the rank as a one-element list) required.
+        /// The shape required.
         expected: Vec<u64>,
-        /// The shape (or rank) handed in.
+        /// The shape handed in.
         found: Vec<u64>,
     },
-    /// An index or box outside the array.
-    #[error("the {argument} is outside the array along dimension {dim}: {detail}")]
+    /// An index or box whose rank is not the array's.
+    #[error("the {argument} has rank {found}, expected rank {expected}")]
+    RankMismatch {
+        /// Which argument.
+        argument: Argument,
+        /// The array's rank.
+        expected: usize,
+        /// The rank handed in.
+        found: usize,
+    },
+    /// An index, box or offset outside the array.
+    #[error("the {argument} is outside the array: {detail}")]
     OutOfBounds {
         /// Which argument.
         argument: Argument,
-        /// The dimension.
-        dim: usize,
-        /// The numbers involved.
+        /// Where and by how much, e.g. `index 4 is not below extent 3 along dimension 1`.
         detail: String,
     },
 }
@@ -327,6 +341,7 @@ impl ReshapeError {
         use ErrorClass as C;
         match self {
             Self::CodecNotObject { .. }
+            | Self::MissingName
             | Self::WrongName { .. }
             | Self::ConfigurationNotObject { .. }
             | Self::UnknownMember { .. }
@@ -346,7 +361,7 @@ impl ReshapeError {
                 C::ElementCountMismatch
             }
             Self::PrefixMisaligned { .. } | Self::SuffixMisaligned { .. } => C::InputDimsMisaligned,
-            Self::ShapeMismatch { .. } => C::ShapeMismatch,
+            Self::ShapeMismatch { .. } | Self::RankMismatch { .. } => C::ShapeMismatch,
             Self::OutOfBounds { .. } => C::OutOfBounds,
         }
     }
@@ -355,7 +370,9 @@ impl ReshapeError {
     #[must_use]
     pub fn clause(&self) -> Clause {
         match self {
-            Self::CodecNotObject { .. } | Self::WrongName { .. } => Clause::CodecName,
+            Self::CodecNotObject { .. } | Self::MissingName | Self::WrongName { .. } => {
+                Clause::CodecName
+            }
             Self::ConfigurationNotObject { .. }
             | Self::UnknownMember { .. }
             | Self::ShapeMissing
@@ -373,8 +390,23 @@ impl ReshapeError {
             Self::ElementCountMismatch { .. } => Clause::ShapeInvariant,
             Self::PrefixMisaligned { .. } => Clause::InputDimsPrefix,
             Self::SuffixMisaligned { .. } => Clause::InputDimsSuffix,
-            Self::ShapeMismatch { .. } | Self::OutOfBounds { .. } => Clause::AlgorithmRavel,
+            Self::ShapeMismatch { .. } | Self::RankMismatch { .. } | Self::OutOfBounds { .. } => {
+                Clause::AlgorithmRavel
+            }
         }
+    }
+}
+
+/// Why -1 has no extent: no integer works, or (with a zero extent) every one does.
+pub(crate) fn auto_reason(a_product: u64, others: u64) -> String {
+    match (others, a_product) {
+        (0, 0) => "the other extents multiply to 0, so every extent satisfies the invariant".into(),
+        (0, _) => format!(
+            "the other extents multiply to 0, so no extent gives prod(A_shape) = {a_product}"
+        ),
+        _ => format!(
+            "prod(A_shape) = {a_product} is not a multiple of {others}, the product of the other extents"
+        ),
     }
 }
 

@@ -155,6 +155,20 @@ pub fn explain_codec(codec: &Value, a_shape: &[u64]) -> Explanation {
     })
 }
 
+/// Where in `shape` an error is, for the trace.
+fn error_position(error: &ReshapeError) -> Option<Position> {
+    match error {
+        ReshapeError::WrongKind { at, .. }
+        | ReshapeError::NotAnInteger { at, .. }
+        | ReshapeError::InvalidSize { at, .. }
+        | ReshapeError::SizeTooLarge { at, .. }
+        | ReshapeError::NegativeInputDim { at, .. }
+        | ReshapeError::InputDimTooLarge { at, .. }
+        | ReshapeError::InputDimOutOfRange { at, .. } => Some(*at),
+        _ => None,
+    }
+}
+
 fn explain_with(
     a_shape: &[u64],
     parse: impl FnOnce(&mut Trace) -> Result<ReshapeConfiguration, ReshapeError>,
@@ -162,6 +176,23 @@ fn explain_with(
     let mut trace = Trace::on();
     let outcome = parse(&mut trace)
         .and_then(|configuration| configuration.resolve_traced(a_shape, &mut trace));
+    if let Err(error) = &outcome {
+        // Errors found while reading the JSON or computing a product end the trace
+        // without a step of their own; give them one, so the trace shows where it stopped.
+        let last = trace
+            .steps
+            .as_ref()
+            .and_then(|steps| steps.last())
+            .map(|step| step.verdict);
+        if last != Some(Verdict::Violated) {
+            trace.note(
+                error.clause(),
+                error_position(error),
+                Verdict::Violated,
+                || error.to_string(),
+            );
+        }
+    }
     Explanation {
         a_shape: a_shape.to_vec(),
         steps: trace.steps.unwrap_or_default(),

@@ -55,7 +55,6 @@ impl ReshapeCodec {
         if offset >= count {
             return Err(ReshapeError::OutOfBounds {
                 argument: Argument::EncodedIndex,
-                dim: 0,
                 detail: format!("offset {offset} is not below the element count {count}"),
             });
         }
@@ -138,15 +137,19 @@ impl ReshapeCodec {
 /// The C-order offset of `index` in `shape`.
 fn ravel(shape: &[u64], index: &[u64], argument: Argument) -> Result<u64> {
     check_rank(shape, index.len(), argument)?;
-    let mut offset: u64 = 0;
+    // Bounds first: an array with a zero extent holds no element, whatever its other extents.
     for (dim, (extent, coordinate)) in shape.iter().zip(index).enumerate() {
         if coordinate >= extent {
             return Err(ReshapeError::OutOfBounds {
                 argument,
-                dim,
-                detail: format!("index {coordinate} is not below extent {extent}"),
+                detail: format!(
+                    "index {coordinate} is not below extent {extent} along dimension {dim}"
+                ),
             });
         }
+    }
+    let mut offset: u64 = 0;
+    for (extent, coordinate) in shape.iter().zip(index) {
         // offset * extent + coordinate < prod(shape[..=dim]) <= prod(shape), which fits
         // whenever the codec resolved; checked all the same.
         offset = offset
@@ -173,10 +176,10 @@ fn check_rank(shape: &[u64], rank: usize, argument: Argument) -> Result<()> {
     if rank == shape.len() {
         return Ok(());
     }
-    Err(ReshapeError::ShapeMismatch {
+    Err(ReshapeError::RankMismatch {
         argument,
-        expected: vec![u64::try_from(shape.len()).unwrap_or(u64::MAX)],
-        found: vec![u64::try_from(rank).unwrap_or(u64::MAX)],
+        expected: shape.len(),
+        found: rank,
     })
 }
 
@@ -202,13 +205,28 @@ impl Runs {
         check_rank(a_shape, start.len(), Argument::DecodedRegion)?;
         check_rank(a_shape, stop.len(), Argument::DecodedRegion)?;
         for (dim, ((begin, end), extent)) in start.iter().zip(stop).zip(a_shape).enumerate() {
-            if begin > end || end > extent {
-                return Err(ReshapeError::OutOfBounds {
-                    argument: Argument::DecodedRegion,
-                    dim,
-                    detail: format!("{begin}..{end} is not within 0..{extent}"),
-                });
-            }
+            let detail = if begin > end {
+                format!("start {begin} is after stop {end} along dimension {dim}")
+            } else if end > extent {
+                format!("stop {end} is beyond extent {extent} along dimension {dim}")
+            } else {
+                continue;
+            };
+            return Err(ReshapeError::OutOfBounds {
+                argument: Argument::DecodedRegion,
+                detail,
+            });
+        }
+        if start.iter().zip(stop).any(|(a, b)| a == b) {
+            // No element, so no run; the strides of an empty array need not fit in 64 bits.
+            return Ok(Self {
+                start: Vec::new(),
+                stop: Vec::new(),
+                cursor: Vec::new(),
+                strides: Vec::new(),
+                len: 0,
+                done: true,
+            });
         }
         let strides = a_shape
             .iter()
@@ -232,14 +250,13 @@ impl Runs {
             .ok_or_else(|| ReshapeError::Overflow {
                 what: "a run length".into(),
             })?;
-        let empty = start.iter().zip(stop).any(|(a, b)| a == b);
         Ok(Self {
             cursor: start.get(..split).unwrap_or_default().to_vec(),
             start: start.to_vec(),
             stop: stop.to_vec(),
             strides,
             len,
-            done: empty,
+            done: false,
         })
     }
 

@@ -144,14 +144,15 @@ fn resolve_auto(extents: &[Option<u64>], a_product: u64, trace: &mut Trace) -> R
         input_dim: None,
     });
     let Some(value) = value else {
-        trace.note(Clause::ShapeAutoValue, at, Verdict::Violated, || {
-            format!("prod(A_shape) = {a_product} is not a multiple of {others}")
-        });
-        return Err(ReshapeError::AutoIndeterminate {
+        let error = ReshapeError::AutoIndeterminate {
             element,
             a_product,
             others,
+        };
+        trace.note(Clause::ShapeAutoValue, at, Verdict::Violated, || {
+            crate::error::auto_reason(a_product, others)
         });
+        return Err(error);
     };
     trace.note(Clause::ShapeAutoValue, at, Verdict::Defines, || {
         format!("B_shape[{element}] := prod(A_shape) / {others} = {a_product} / {others} = {value}")

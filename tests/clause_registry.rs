@@ -1,0 +1,159 @@
+//! The clause registry cannot drift: `spec-cases/clauses.json`, the `Clause` enum and
+//! the comments at the checks in src/ name the same clauses, and the error classes of
+//! `ErrorClass` are those of the vector schema.
+// Test code: unwraps fail the test loudly, and slicing is at match boundaries.
+#![allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::unwrap_used
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use zarr_reshape::{Clause, ErrorClass};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read_json(relative: &str) -> Value {
+    let text = fs::read_to_string(root().join(relative)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn strings(values: &Value, member: &str) -> Vec<String> {
+    values
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|value| value[member].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// clauses.json lists exactly `Clause::ALL`: same ids, same levels, same order.
+#[test]
+fn clauses_json_matches_the_clause_enum() {
+    let registry = read_json("spec-cases/clauses.json");
+    let clauses = &registry["clauses"];
+    let listed: Vec<(String, String)> = strings(clauses, "id")
+        .into_iter()
+        .zip(strings(clauses, "level"))
+        .collect();
+    let in_rust: Vec<(String, String)> = Clause::ALL
+        .iter()
+        .map(|clause| (clause.id().to_owned(), clause.level().as_str().to_owned()))
+        .collect();
+    assert_eq!(listed, in_rust);
+    for clause in Clause::ALL {
+        assert_eq!(clause.to_string(), clause.id());
+    }
+}
+
+/// Every interpretation a clause cites is defined in clauses.json.
+#[test]
+fn clauses_json_cites_only_defined_interpretations() {
+    let registry = read_json("spec-cases/clauses.json");
+    let defined = strings(&registry["interpretations"], "id");
+    for clause in registry["clauses"].as_array().unwrap() {
+        for cited in clause["interpretations"].as_array().into_iter().flatten() {
+            let cited = cited.as_str().unwrap();
+            assert!(
+                defined.iter().any(|id| id == cited),
+                "{} cites {cited}",
+                clause["id"]
+            );
+        }
+    }
+}
+
+/// Where `id` occurs in `line` as a whole clause id (not inside a longer one).
+fn mentions(line: &str, id: &str) -> bool {
+    let part_of_id = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    line.match_indices(id).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let mut after = line[at + id.len()..].chars();
+        let next = after.next();
+        let continues = match next {
+            Some('.') => after.next().is_some_and(part_of_id),
+            Some(c) => part_of_id(c),
+            None => false,
+        };
+        !before.is_some_and(|c| part_of_id(c) || c == '.') && !continues
+    })
+}
+
+/// The source files of the library, without the registry itself.
+fn checked_sources() -> Vec<(PathBuf, String)> {
+    let mut sources: Vec<(PathBuf, String)> = fs::read_dir(root().join("src"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .filter(|path| !path.ends_with("clause.rs"))
+        .map(|path| {
+            let text = fs::read_to_string(&path).unwrap();
+            (path, text)
+        })
+        .collect();
+    sources.sort();
+    sources
+}
+
+/// Every clause id appears in a comment in src/ (outside the registry), next to the
+/// check or the code that implements it, so the citation cannot silently go missing.
+#[test]
+fn clause_ids_are_cited_in_source_comments() {
+    let sources = checked_sources();
+    assert!(sources.len() >= 5, "read {} files", sources.len());
+    let cited = |id: &str| {
+        sources.iter().any(|(_, text)| {
+            text.lines().any(|line| {
+                let line = line.trim_start();
+                line.starts_with("//") && mentions(line, id)
+            })
+        })
+    };
+    let missing: Vec<&str> = Clause::ALL
+        .iter()
+        .map(|clause| clause.id())
+        .filter(|id| !cited(id))
+        .collect();
+    assert!(missing.is_empty(), "no comment in src/ cites {missing:?}");
+}
+
+/// The matcher sees whole ids only.
+#[test]
+fn clause_id_matching_ignores_longer_ids() {
+    assert!(mentions(
+        "// shape.auto.once: at most once",
+        "shape.auto.once"
+    ));
+    assert!(mentions("/// (algorithm.rank).", "algorithm.rank"));
+    assert!(!mentions("// shape.auto.once", "shape.auto"));
+    assert!(!mentions("// input-dims.prefix", "dims.prefix"));
+}
+
+/// Every clause has vectors: a folder spec-cases/<clause-id>/ with at least one file.
+#[test]
+fn every_clause_has_a_vector_folder() {
+    for clause in Clause::ALL {
+        let folder = root().join("spec-cases").join(clause.id());
+        let files = fs::read_dir(&folder).map_or(0, Iterator::count);
+        assert!(files > 0, "no vectors in {}", folder.display());
+    }
+}
+
+/// `ErrorClass::ALL` is the schema's closed set of classes, in the same order.
+#[test]
+fn error_classes_match_the_vector_schema() {
+    let schema = read_json("spec-cases/vector.schema.json");
+    let listed: Vec<&str> = schema["$defs"]["error-class"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|class| class.as_str().unwrap())
+        .collect();
+    let in_rust: Vec<&str> = ErrorClass::ALL.iter().map(|class| class.as_str()).collect();
+    assert_eq!(listed, in_rust);
+}
