@@ -7,6 +7,7 @@ pub mod arrays;
 pub mod coverage;
 pub mod judge;
 pub mod matrix;
+pub mod meaning;
 pub mod reference;
 pub mod registry;
 pub mod vector;

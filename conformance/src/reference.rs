@@ -83,8 +83,7 @@ fn unsigned(coordinates: &[i128], argument: Argument) -> Result<Vec<u64>, Reshap
         .map(|(dim, coordinate)| {
             u64::try_from(*coordinate).map_err(|_| ReshapeError::OutOfBounds {
                 argument,
-                dim,
-                detail: format!("coordinate {coordinate} is negative"),
+                detail: format!("coordinate {coordinate} along dimension {dim} is negative"),
             })
         })
         .collect()
