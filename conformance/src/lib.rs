@@ -2,12 +2,17 @@
 //! the judgement of answers against expectations, and the suite's own checks.
 #![forbid(unsafe_code)]
 
+pub mod adapter;
 pub mod answer;
 pub mod arrays;
 pub mod coverage;
+pub mod harness;
 pub mod judge;
 pub mod matrix;
 pub mod meaning;
 pub mod reference;
 pub mod registry;
+pub mod report;
+pub mod run;
+pub mod serve;
 pub mod vector;

@@ -1,0 +1,211 @@
+//! One adapter process, spawned from an argv (no shell), its three pipes served by
+//! threads so that the runner never blocks on the process: it only waits, with a
+//! deadline, on the channel of [`Event`]s.
+
+use std::io::{BufReader, Write};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::lines::{self, LineRead};
+use super::stderr::{self, Capture, Finished};
+
+/// How long an exiting process is given before it is killed, and its stderr
+/// before the case is recorded.
+pub(super) const GRACE: Duration = Duration::from_millis(500);
+/// The read buffer of stdout.
+const READ_BUFFER: usize = 64 << 10;
+
+/// Something that happened on the process's pipes.
+#[derive(Debug)]
+pub(super) enum Event {
+    /// One stdout line, without its newline.
+    Line(Vec<u8>),
+    /// A stdout line longer than the bound; the rest of it is being discarded.
+    TooLong,
+    /// Stdout ended (the process exited or closed it), or reading it failed.
+    Closed(String),
+    /// Writing to stdin failed (the process exited or closed it).
+    WriteFailed(String),
+}
+
+/// A running adapter process.
+#[derive(Debug)]
+pub(super) struct Child {
+    process: std::process::Child,
+    /// Lines for the stdin writer thread; `None` once stdin is to be closed.
+    stdin: Option<Sender<Vec<u8>>>,
+    /// Everything from the stdout reader and the stdin writer.
+    pub(super) events: Receiver<Event>,
+    stderr_finished: Arc<Finished>,
+    status: Option<ExitStatus>,
+}
+
+impl Child {
+    /// Spawns `command` (argv: the program, then its arguments), with stdout read in
+    /// lines of at most `max_line_bytes` and stderr copied into `capture`.
+    ///
+    /// # Errors
+    /// When the command is empty or the process or a thread cannot be started.
+    pub(super) fn spawn(
+        command: &[String],
+        max_line_bytes: usize,
+        capture: &Arc<Capture>,
+    ) -> Result<Self, String> {
+        let (program, arguments) = command
+            .split_first()
+            .ok_or_else(|| "the adapter command is empty".to_string())?;
+        let mut process = Command::new(program)
+            .args(arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| format!("cannot start {program}: {error}"))?;
+        let (stdin_pipe, stdout_pipe, stderr_pipe) = match (
+            process.stdin.take(),
+            process.stdout.take(),
+            process.stderr.take(),
+        ) {
+            (Some(stdin), Some(stdout), Some(stderr)) => (stdin, stdout, stderr),
+            _ => {
+                let _ = process.kill();
+                let _ = process.wait();
+                return Err("the adapter's pipes could not be opened".into());
+            }
+        };
+        let (event_sender, events) = mpsc::channel();
+        let (line_sender, lines_to_write) = mpsc::channel::<Vec<u8>>();
+        let stderr_finished = Arc::new(Finished::default());
+        let mut child = Self {
+            process,
+            stdin: Some(line_sender),
+            events,
+            stderr_finished: Arc::clone(&stderr_finished),
+            status: None,
+        };
+        let writer_events = event_sender.clone();
+        let started = thread::Builder::new()
+            .name("adapter-stdin".into())
+            .spawn(move || write_lines(stdin_pipe, &lines_to_write, &writer_events))
+            .and_then(|_| {
+                thread::Builder::new()
+                    .name("adapter-stdout".into())
+                    .spawn(move || read_lines(stdout_pipe, max_line_bytes, &event_sender))
+            })
+            .and_then(|_| {
+                let capture = Arc::clone(capture);
+                thread::Builder::new()
+                    .name("adapter-stderr".into())
+                    .spawn(move || stderr::pump(stderr_pipe, &capture, &stderr_finished))
+            });
+        match started {
+            Ok(_) => Ok(child),
+            Err(error) => {
+                child.kill();
+                Err(format!("cannot start a thread for the adapter: {error}"))
+            }
+        }
+    }
+
+    /// Hands one line to the stdin writer; `false` when the writer is gone (its
+    /// failure then arrives as an [`Event::WriteFailed`]).
+    pub(super) fn send(&self, line: Vec<u8>) -> bool {
+        self.stdin
+            .as_ref()
+            .is_some_and(|sender| sender.send(line).is_ok())
+    }
+
+    /// Kills the process (if it still runs) and reaps it; says how it ended.
+    pub(super) fn kill(&mut self) -> String {
+        if self.status.is_none() {
+            let _ = self.process.kill();
+            self.status = self.process.wait().ok();
+        }
+        self.stdin = None;
+        self.describe()
+    }
+
+    /// Waits up to [`GRACE`] for the process to exit by itself, then kills it;
+    /// waits up to [`GRACE`] for the rest of its stderr. Says how it ended.
+    pub(super) fn reap(&mut self) -> String {
+        self.stdin = None;
+        let deadline = Instant::now().checked_add(GRACE);
+        while self.status.is_none() {
+            match self.process.try_wait() {
+                Ok(Some(status)) => self.status = Some(status),
+                Ok(None) if deadline.is_some_and(|d| Instant::now() < d) => {
+                    thread::sleep(Duration::from_millis(5));
+                }
+                _ => {
+                    self.kill();
+                    self.stderr_finished.wait(GRACE);
+                    return format!("{} (killed after closing its output)", self.describe());
+                }
+            }
+        }
+        self.stderr_finished.wait(GRACE);
+        self.describe()
+    }
+
+    /// Asks the process to stop: sends `stop`, closes stdin, then [`Self::reap`]s.
+    pub(super) fn stop(&mut self, stop_request: Vec<u8>) {
+        let _ = self.send(stop_request);
+        let _ = self.reap();
+    }
+
+    fn describe(&self) -> String {
+        match self.status {
+            Some(status) => status.to_string(),
+            None => "exit status unknown".into(),
+        }
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        // Never leave a process behind.
+        let _ = self.kill();
+    }
+}
+
+/// The body of the stdin writer thread.
+fn write_lines(mut stdin: impl Write, lines: &Receiver<Vec<u8>>, events: &Sender<Event>) {
+    for line in lines {
+        if let Err(error) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
+            let _ = events.send(Event::WriteFailed(format!(
+                "writing to its stdin failed: {error}"
+            )));
+            return;
+        }
+    }
+    // The sender was dropped: stdin closes here, which a well-behaved adapter reads
+    // as the end of the run.
+}
+
+/// The body of the stdout reader thread.
+fn read_lines(stdout: impl std::io::Read, max_line_bytes: usize, events: &Sender<Event>) {
+    let mut reader = BufReader::with_capacity(READ_BUFFER, stdout);
+    loop {
+        let event = match lines::read_line(&mut reader, max_line_bytes) {
+            Ok(LineRead::Line(line)) => Event::Line(line),
+            Ok(LineRead::TooLong) => {
+                if events.send(Event::TooLong).is_err() {
+                    return;
+                }
+                match lines::skip_line(&mut reader) {
+                    Ok(_) => continue,
+                    Err(error) => Event::Closed(format!("reading its stdout failed: {error}")),
+                }
+            }
+            Ok(LineRead::Eof) => Event::Closed("its stdout ended".into()),
+            Err(error) => Event::Closed(format!("reading its stdout failed: {error}")),
+        };
+        let last = matches!(event, Event::Closed(_));
+        if events.send(event).is_err() || last {
+            return;
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The messages of the adapter protocol (version 1, `DESIGN.md`): requests as
+//! lines, and the `start` answer read into [`ImplementationInfo`].
+
+use serde_json::{Value, json};
+
+use crate::run::ImplementationInfo;
+
+/// The protocol version spoken here.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// Every operation of the vector format, in its order; an adapter whose `start`
+/// answer lists no `operations` supports all of them.
+pub const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
+
+/// `value` as one protocol line: compact JSON (strings escape their newlines) and
+/// a newline.
+pub(crate) fn line(value: &Value) -> Vec<u8> {
+    let mut bytes = value.to_string().into_bytes();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// `{"cmd": "start", "protocol": 1}`.
+pub(crate) fn start_request() -> Vec<u8> {
+    line(&json!({"cmd": "start", "protocol": PROTOCOL_VERSION}))
+}
+
+/// `{"cmd": "run", "seq": n, "case": ...}`, the case object as written.
+pub(crate) fn run_request(seq: u64, case: &Value) -> Vec<u8> {
+    line(&json!({"cmd": "run", "seq": seq, "case": case}))
+}
+
+/// `{"cmd": "stop"}`.
+pub(crate) fn stop_request() -> Vec<u8> {
+    line(&json!({"cmd": "stop"}))
+}
+
+/// Reads the answer to `start`.
+///
+/// # Errors
+/// The reason, when the answer is `ok: false` or not of the protocol's form.
+pub(crate) fn parse_start(answer: &Value) -> Result<ImplementationInfo, String> {
+    let object = answer.as_object().ok_or_else(|| {
+        format!(
+            "the answer to start is not a JSON object: {}",
+            excerpt(answer)
+        )
+    })?;
+    match object.get("ok") {
+        Some(Value::Bool(true)) => {}
+        Some(Value::Bool(false)) => {
+            let reason = object
+                .get("error")
+                .and_then(Value::as_str)
+                .unwrap_or("no reason given");
+            return Err(format!("the adapter refused to start: {reason}"));
+        }
+        _ => {
+            return Err(format!(
+                "the answer to start needs \"ok\": true or false: {}",
+                excerpt(answer)
+            ));
+        }
+    }
+    let text = |name: &str| -> Result<String, String> {
+        object
+            .get("implementation")
+            .and_then(|implementation| implementation.get(name))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("the answer to start needs implementation.{name}, a string"))
+    };
+    let operations = match object.get("operations") {
+        None => OPERATIONS.map(String::from).to_vec(),
+        Some(listed) => listed
+            .as_array()
+            .and_then(|items| {
+                items
+                    .iter()
+                    .map(|item| item.as_str().map(str::to_string))
+                    .collect::<Option<Vec<String>>>()
+            })
+            .ok_or_else(|| "operations must be a list of operation names".to_string())?,
+    };
+    Ok(ImplementationInfo {
+        name: text("name")?,
+        version: text("version")?,
+        language: text("language")?,
+        operations,
+    })
+}
+
+/// The start of a JSON value's text, for messages.
+pub(crate) fn excerpt(value: &Value) -> String {
+    excerpt_bytes(value.to_string().as_bytes())
+}
+
+/// The start of a line (lossy UTF-8), for messages.
+pub(crate) fn excerpt_bytes(bytes: &[u8]) -> String {
+    const SHOWN: usize = 200;
+    match bytes.get(..SHOWN) {
+        Some(start) if bytes.len() > SHOWN => {
+            format!(
+                "{}... ({} bytes)",
+                String::from_utf8_lossy(start),
+                bytes.len()
+            )
+        }
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_answer_without_operations_supports_all_five() {
+        let info = parse_start(&json!({
+            "ok": true,
+            "implementation": {"name": "x", "version": "1", "language": "c"}
+        }))
+        .unwrap();
+        assert_eq!(info.operations, OPERATIONS);
+        let info = parse_start(&json!({
+            "ok": true,
+            "implementation": {"name": "x", "version": "1", "language": "c"},
+            "operations": ["resolve"]
+        }))
+        .unwrap();
+        assert_eq!(info.operations, ["resolve"]);
+    }
+
+    #[test]
+    fn a_refusal_or_a_malformed_start_answer_is_an_error() {
+        let refusal = parse_start(&json!({"ok": false, "error": "protocol 1 unknown"}));
+        assert!(refusal.unwrap_err().contains("protocol 1 unknown"));
+        assert!(parse_start(&json!({"ok": true})).is_err());
+        assert!(parse_start(&json!([1])).is_err());
+        assert!(
+            parse_start(&json!({
+                "ok": true,
+                "implementation": {"name": "x", "version": "1", "language": "c"},
+                "operations": "resolve"
+            }))
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn excerpts_are_cut_at_two_hundred_bytes() {
+        let long = vec![b'a'; 1000];
+        assert!(excerpt_bytes(&long).ends_with("... (1000 bytes)"));
+        assert_eq!(excerpt_bytes(b"short"), "short");
+    }
+}

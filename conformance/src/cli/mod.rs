@@ -1,0 +1,57 @@
+//! The command line: one binary, one subcommand per job.
+
+mod resolve;
+mod run;
+mod vectors;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Conformance suite and reference tools for the Zarr v3 reshape codec.
+#[derive(Debug, Parser)]
+#[command(name = "zarr-reshape", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the conformance vectors against an implementation (default: the embedded reference).
+    Run(run::RunArgs),
+    /// Serve the reference implementation over the adapter protocol on stdin and stdout.
+    Adapter,
+    /// Resolve one configuration against a decoded shape, explained clause by clause.
+    Resolve(resolve::ResolveArgs),
+    /// List the vectors by clause, and validate the files.
+    Vectors(vectors::VectorsArgs),
+}
+
+impl Cli {
+    /// Runs the chosen subcommand.
+    pub fn execute(self) -> ExitCode {
+        match self.command {
+            Command::Run(args) => run::execute(&args),
+            Command::Adapter => {
+                let stdin = std::io::stdin().lock();
+                let stdout = std::io::stdout().lock();
+                match zarr_reshape_conformance::serve::serve(stdin, stdout) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(error) => {
+                        eprintln!("zarr-reshape adapter: {error}");
+                        ExitCode::FAILURE
+                    }
+                }
+            }
+            Command::Resolve(args) => resolve::execute(&args),
+            Command::Vectors(args) => vectors::execute(&args),
+        }
+    }
+}
+
+/// The vectors shipped with this crate's repository, found from the build's source tree.
+fn default_cases() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")
+}

@@ -1,0 +1,269 @@
+//! `zarr-reshape run`: the conformance run.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
+use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::report::jsonl::JsonlWriter;
+use zarr_reshape_conformance::report::{junit, markdown, text};
+use zarr_reshape_conformance::run::{
+    Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
+};
+use zarr_reshape_conformance::vector::{self, Case};
+
+/// Options of `zarr-reshape run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The adapter command of the implementation under test (split like a shell
+    /// would, run without one); without it, the embedded reference runs in-process.
+    #[arg(long, value_name = "CMD")]
+    adapter: Option<String>,
+    /// Vector files or folders of them [default: the repository's spec-cases/].
+    #[arg(long = "cases", value_name = "DIR|FILE", num_args = 1..)]
+    cases: Vec<PathBuf>,
+    /// Only cases whose id matches this glob, e.g. 'input-dims.*'.
+    #[arg(long, value_name = "GLOB")]
+    filter: Option<String>,
+    /// The implementation's known failures (TOML), each with a reason.
+    #[arg(long, value_name = "FILE")]
+    expectations: Option<PathBuf>,
+    /// Also write a report: jsonl=PATH, junit=PATH, markdown=PATH or text=PATH (repeatable).
+    #[arg(long = "report", value_name = "FORMAT=PATH")]
+    reports: Vec<String>,
+    /// Compare error classes even when the adapter names none (an unnamed class fails).
+    #[arg(long)]
+    strict_classes: bool,
+    /// Per-case timeout for an adapter, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    timeout: u64,
+    /// Run this many adapter processes (or reference threads) in parallel.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    jobs: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Jsonl,
+    Junit,
+    Markdown,
+    Text,
+}
+
+/// Runs the suite; exit 0 on success, 1 when the run fails, 2 when it cannot start.
+pub fn execute(args: &RunArgs) -> ExitCode {
+    match prepare_and_run(args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("zarr-reshape run: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
+    let reports = args
+        .reports
+        .iter()
+        .map(|spec| parse_report(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let all = load_cases(args)?;
+    let expectations = match &args.expectations {
+        Some(path) => Expectations::load(path)?,
+        None => Expectations::default(),
+    };
+    let ids: Vec<&str> = all.iter().map(|case| case.id.as_str()).collect();
+    let stale = expectations.missing_from(&ids);
+    let cases = filter_cases(all.clone(), args.filter.as_deref())?;
+    if cases.is_empty() {
+        return Err("no case matches".into());
+    }
+    let classes = if args.strict_classes {
+        ClassCheck::Strict
+    } else {
+        ClassCheck::WhenNamed
+    };
+
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupted);
+    // A second Ctrl-C while the handler is installed is ignored; the run stops after the case in flight.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+
+    let jobs = args.jobs.clamp(1, cases.len());
+    let chunk = cases.len().div_ceil(jobs);
+    let workers = (0..jobs)
+        .map(|_| implementation(args))
+        .collect::<Result<Vec<_>, _>>()?;
+    let info = workers
+        .first()
+        .map(|worker| worker.info().clone())
+        .ok_or("no worker")?;
+    let jsonl = open_jsonl(&reports, &info)?;
+    let progress = progress_bar(cases.len());
+    let outcomes: Vec<Result<RunReport, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cases
+            .chunks(chunk)
+            .zip(workers)
+            .map(|(part, mut implementation)| {
+                let (progress, jsonl, interrupted) = (&progress, &jsonl, &interrupted);
+                let expectations = &expectations;
+                scope.spawn(move || -> Result<RunReport, String> {
+                    Ok(run_suite(
+                        implementation.as_mut(),
+                        part,
+                        expectations,
+                        classes,
+                        |record| {
+                            progress.inc(1);
+                            if let Some(writer) = jsonl {
+                                if let Ok(mut writer) = writer.lock() {
+                                    let _ = writer.record(record);
+                                }
+                            }
+                            !interrupted.load(Ordering::SeqCst)
+                        },
+                    ))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|_| Err("a worker thread panicked".into()))
+            })
+            .collect()
+    });
+    progress.finish_and_clear();
+    let mut report = merge(outcomes)?;
+    report.stale_expectations = stale;
+
+    if let Some(writer) = jsonl {
+        let writer = writer
+            .into_inner()
+            .map_err(|_| "the JSON-lines report writer was poisoned".to_string())?;
+        writer
+            .finish(&report)
+            .map_err(|e| format!("writing the JSON-lines report: {e}"))?;
+    }
+    for (format, path) in &reports {
+        let content = match format {
+            Format::Jsonl => continue,
+            Format::Junit => junit::render(&report),
+            Format::Markdown => markdown::render(&report),
+            Format::Text => text::summary(&report),
+        };
+        std::fs::write(path, content).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    print!("{}", text::summary(&report));
+    Ok(report.succeeded())
+}
+
+fn parse_report(spec: &str) -> Result<(Format, PathBuf), String> {
+    let (format, path) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("--report takes FORMAT=PATH, got {spec:?}"))?;
+    let format = match format {
+        "jsonl" => Format::Jsonl,
+        "junit" => Format::Junit,
+        "markdown" | "md" => Format::Markdown,
+        "text" => Format::Text,
+        other => {
+            return Err(format!(
+                "unknown report format {other:?} (jsonl, junit, markdown, text)"
+            ));
+        }
+    };
+    Ok((format, PathBuf::from(path)))
+}
+
+fn load_cases(args: &RunArgs) -> Result<Vec<Case>, String> {
+    let roots = if args.cases.is_empty() {
+        vec![super::default_cases()]
+    } else {
+        args.cases.clone()
+    };
+    let mut cases = Vec::new();
+    for root in roots {
+        let files = if root.is_dir() {
+            vector::discover(&root).map_err(|e| format!("{}: {e}", root.display()))?
+        } else {
+            vec![root]
+        };
+        for file in files {
+            cases.extend(vector::load_file(&file).map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(cases)
+}
+
+fn filter_cases(cases: Vec<Case>, filter: Option<&str>) -> Result<Vec<Case>, String> {
+    let Some(filter) = filter else {
+        return Ok(cases);
+    };
+    let pattern = glob::Pattern::new(filter).map_err(|e| format!("--filter {filter:?}: {e}"))?;
+    Ok(cases
+        .into_iter()
+        .filter(|case| pattern.matches(&case.id))
+        .collect())
+}
+
+fn implementation(args: &RunArgs) -> Result<Box<dyn Implementation + Send>, String> {
+    let Some(command) = &args.adapter else {
+        return Ok(Box::new(Reference::default()));
+    };
+    let argv = shlex::split(command)
+        .filter(|argv| !argv.is_empty())
+        .ok_or_else(|| format!("--adapter {command:?} is not a command line"))?;
+    let options = AdapterOptions {
+        timeout: Duration::from_millis(args.timeout),
+        ..AdapterOptions::default()
+    };
+    Ok(Box::new(AdapterProcess::start(&argv, options)?))
+}
+
+fn open_jsonl(
+    reports: &[(Format, PathBuf)],
+    info: &ImplementationInfo,
+) -> Result<Option<Mutex<JsonlWriter<BufWriter<File>>>>, String> {
+    let Some((_, path)) = reports.iter().find(|(format, _)| *format == Format::Jsonl) else {
+        return Ok(None);
+    };
+    let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let writer = JsonlWriter::new(BufWriter::new(file), info, vector::FORMAT)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(Mutex::new(writer)))
+}
+
+fn progress_bar(len: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(u64::try_from(len).unwrap_or(u64::MAX));
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} cases {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Joins the reports of the workers, in case order.
+fn merge(parts: Vec<Result<RunReport, String>>) -> Result<RunReport, String> {
+    let mut parts = parts.into_iter();
+    let mut report = parts.next().ok_or("no worker ran")??;
+    for part in parts {
+        let part = part?;
+        report.records.extend(part.records);
+        report.interrupted |= part.interrupted;
+        report.duration = report.duration.max(part.duration);
+    }
+    Ok(report)
+}

@@ -1,0 +1,149 @@
+//! JUnit XML, for CI dashboards, written with `quick-junit`.
+//!
+//! One `<testsuite>` per first clause, one `<testcase>` per case (`name` = case id,
+//! `classname` = clause). A fail is a `<failure>` (its `type` is the case's level),
+//! an error (crash, timeout, protocol fault) an `<error>`, a skip a `<skipped>`.
+//! A known failure is reported as `<skipped message="known failure: ...">`, so a
+//! dashboard does not go red for a divergence the expectations file lists; an
+//! unexpected pass is a `<failure type="unexpected-pass">`, as it fails the run.
+//! Stale expectations and an interrupted run appear as testcases of a last suite,
+//! `(run)`, so that the XML goes red exactly when the run has a run-level fault.
+
+use std::collections::BTreeMap;
+
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+
+use crate::judge::Outcome;
+use crate::run::{CaseRecord, RunReport, expected_json};
+
+use super::{Status, clause_of, compact, reason};
+
+/// The name of the suite that holds run-level faults.
+pub const RUN_SUITE: &str = "(run)";
+
+/// The JUnit XML report of a run.
+#[must_use]
+pub fn render(report: &RunReport) -> String {
+    let info = &report.implementation;
+    let mut junit = Report::new(format!(
+        "zarr-reshape conformance: {} {}",
+        info.name, info.version
+    ));
+    junit.set_time(report.duration);
+    let properties = [
+        Property::new("implementation", info.name.as_str()),
+        Property::new("implementation.version", info.version.as_str()),
+        Property::new("implementation.language", info.language.as_str()),
+        Property::new("suite_version", report.suite_version.to_string()),
+    ];
+    let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
+    for record in &report.records {
+        let clause = clause_of(&record.case);
+        suites
+            .entry(clause)
+            .or_insert_with(|| {
+                let mut suite = TestSuite::new(clause);
+                suite.add_properties(properties.clone());
+                suite
+            })
+            .add_test_case(test_case(clause, record));
+    }
+    junit.add_test_suites(suites.into_values());
+    if let Some(suite) = run_suite(report) {
+        junit.add_test_suite(suite);
+    }
+    // Serializing an in-memory report fails only if the writer does, and a Vec does not.
+    junit.to_string().unwrap_or_default()
+}
+
+fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
+    let details = || {
+        format!(
+            "{}\nexpected: {}\nanswered: {}",
+            record.case.description,
+            compact(&expected_json(&record.case)),
+            compact(&record.answer.to_json())
+        )
+    };
+    let listed = record.known_failure.as_deref().unwrap_or_default();
+    let status = match Status::of(record) {
+        Status::Pass => TestCaseStatus::success(),
+        Status::UnexpectedPass => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status
+                .set_message(format!(
+                    "unexpected pass: listed as a known failure ({listed}); remove it from the expectations file"
+                ))
+                .set_type("unexpected-pass")
+                .set_description(details());
+            status
+        }
+        Status::KnownFailure => {
+            let mut status = TestCaseStatus::skipped();
+            status
+                .set_message(format!("known failure: {listed}"))
+                .set_description(format!(
+                    "{}: {}\n{}",
+                    record.outcome.name(),
+                    reason(&record.outcome),
+                    details()
+                ));
+            status
+        }
+        Status::Skip => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(reason(&record.outcome));
+            status
+        }
+        Status::Fail | Status::Error => {
+            let kind = match record.outcome {
+                Outcome::Error(_) => NonSuccessKind::Error,
+                _ => NonSuccessKind::Failure,
+            };
+            let mut status = TestCaseStatus::non_success(kind);
+            status
+                .set_message(reason(&record.outcome))
+                .set_type(record.case.level.as_str())
+                .set_description(details());
+            status
+        }
+    };
+    let mut case = TestCase::new(record.case.id.as_str(), status);
+    case.set_classname(clause).set_time(record.duration);
+    if !record.stderr.is_empty() {
+        case.set_system_err(record.stderr.as_str());
+    }
+    case
+}
+
+/// Stale expectations and an interruption, as failing testcases.
+fn run_suite(report: &RunReport) -> Option<TestSuite> {
+    let mut cases = Vec::new();
+    for id in &report.stale_expectations {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status
+            .set_message("stale expectation: listed in the expectations file, but no case of the suite has this id")
+            .set_type("stale-expectation");
+        let mut case = TestCase::new(format!("stale-expectation/{id}"), status);
+        case.set_classname(RUN_SUITE);
+        cases.push(case);
+    }
+    if report.interrupted {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status
+            .set_message(format!(
+                "the run was interrupted after {} cases",
+                report.records.len()
+            ))
+            .set_type("interrupted");
+        let mut case = TestCase::new("interrupted", status);
+        case.set_classname(RUN_SUITE);
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return None;
+    }
+    let mut suite = TestSuite::new(RUN_SUITE);
+    suite.add_test_cases(cases);
+    Some(suite)
+}

@@ -1,0 +1,192 @@
+//! A conformance run: every selected case through one implementation, judged,
+//! with known failures taken from an expectations file.
+
+pub mod expectations;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::answer::Answer;
+use crate::judge::{ClassCheck, Outcome, judge};
+use crate::reference;
+use crate::vector::Case;
+
+pub use expectations::Expectations;
+
+/// Who is under test, as the adapter's `start` answer says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImplementationInfo {
+    /// e.g. `zarrs`.
+    pub name: String,
+    /// e.g. `0.23.14`.
+    pub version: String,
+    /// e.g. `rust`.
+    pub language: String,
+    /// The operations it supports; cases of other operations are skipped.
+    pub operations: Vec<String>,
+}
+
+/// An implementation the runner can put cases to.
+pub trait Implementation {
+    /// Who it is.
+    fn info(&self) -> &ImplementationInfo;
+
+    /// Its answer to one case. Faults of the implementation itself (a crash, a
+    /// timeout, garbage) are answered as [`Answer::Errored`], never as a panic.
+    fn run(&mut self, case: &Case) -> Answer;
+
+    /// Whatever it wrote to stderr since the last call, for the report.
+    fn take_stderr(&mut self) -> String {
+        String::new()
+    }
+}
+
+/// The embedded reference, run in-process.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    info: ImplementationInfo,
+}
+
+impl Default for Reference {
+    fn default() -> Self {
+        Self {
+            info: ImplementationInfo {
+                name: "zarr-reshape".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                language: "rust".into(),
+                operations: ["resolve", "encode", "decode", "map-index", "map-region"]
+                    .map(String::from)
+                    .to_vec(),
+            },
+        }
+    }
+}
+
+impl Implementation for Reference {
+    fn info(&self) -> &ImplementationInfo {
+        &self.info
+    }
+
+    fn run(&mut self, case: &Case) -> Answer {
+        reference::run(case)
+    }
+}
+
+/// One case's record in a run.
+#[derive(Debug, Clone)]
+pub struct CaseRecord {
+    /// The case.
+    pub case: Case,
+    /// What the implementation answered.
+    pub answer: Answer,
+    /// The judgement.
+    pub outcome: Outcome,
+    /// The reason the expectations file gives, when the case is a known failure.
+    pub known_failure: Option<String>,
+    /// How long the answer took.
+    pub duration: Duration,
+    /// What the implementation wrote to stderr during the case.
+    pub stderr: String,
+}
+
+impl CaseRecord {
+    /// Whether the record breaks the run: a MUST case that neither passed nor is a
+    /// listed known failure, or a listed case that passed (the list went stale).
+    #[must_use]
+    pub fn breaks_run(&self) -> bool {
+        let passed = self.outcome == Outcome::Pass;
+        match &self.known_failure {
+            Some(_) => passed,
+            None => {
+                !passed && self.case.level == "must" && !matches!(self.outcome, Outcome::Skip(_))
+            }
+        }
+    }
+}
+
+/// A whole run.
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    /// Who was under test.
+    pub implementation: ImplementationInfo,
+    /// The vector format version.
+    pub suite_version: u64,
+    /// One record per case, in the order run.
+    pub records: Vec<CaseRecord>,
+    /// Listed known failures whose ids no case of the suite has.
+    pub stale_expectations: Vec<String>,
+    /// Whether the run was cut short (Ctrl-C).
+    pub interrupted: bool,
+    /// How long the whole run took.
+    pub duration: Duration,
+}
+
+impl RunReport {
+    /// Whether the run succeeds: nothing breaks it and no expectation is stale.
+    #[must_use]
+    pub fn succeeded(&self) -> bool {
+        !self.interrupted
+            && self.stale_expectations.is_empty()
+            && !self.records.iter().any(CaseRecord::breaks_run)
+    }
+}
+
+/// Runs `cases` through `implementation`, calling `progress` after each case; a
+/// `false` from `progress` stops the run as interrupted. The caller fills in
+/// `stale_expectations`, as only it knows every case id of the suite (a filter
+/// may have left some out of `cases`).
+pub fn run_suite(
+    implementation: &mut dyn Implementation,
+    cases: &[Case],
+    expectations: &Expectations,
+    classes: ClassCheck,
+    mut progress: impl FnMut(&CaseRecord) -> bool,
+) -> RunReport {
+    let started = Instant::now();
+    let supported = implementation.info().operations.clone();
+    let mut records = Vec::with_capacity(cases.len());
+    let mut interrupted = false;
+    for case in cases {
+        let began = Instant::now();
+        let answer = if supported.iter().any(|op| op == case.operation.name()) {
+            implementation.run(case)
+        } else {
+            Answer::Skipped {
+                reason: format!(
+                    "the implementation does not support {}",
+                    case.operation.name()
+                ),
+            }
+        };
+        let outcome = judge(case, &answer, classes);
+        let record = CaseRecord {
+            known_failure: expectations.reason(&case.id).map(str::to_string),
+            case: case.clone(),
+            answer,
+            outcome,
+            duration: began.elapsed(),
+            stderr: implementation.take_stderr(),
+        };
+        let keep_going = progress(&record);
+        records.push(record);
+        if !keep_going {
+            interrupted = true;
+            break;
+        }
+    }
+    RunReport {
+        implementation: implementation.info().clone(),
+        suite_version: crate::vector::FORMAT,
+        stale_expectations: Vec::new(),
+        records,
+        interrupted,
+        duration: started.elapsed(),
+    }
+}
+
+/// The case's expectation, as written in its file.
+#[must_use]
+pub fn expected_json(case: &Case) -> Value {
+    case.json.get("expect").cloned().unwrap_or(Value::Null)
+}

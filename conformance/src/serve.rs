@@ -1,0 +1,229 @@
+//! The embedded reference served over the adapter protocol (version 1,
+//! `DESIGN.md`): what `zarr-reshape adapter` runs, and a worked example of an
+//! adapter for implementers.
+
+use std::io::{self, BufRead, Write};
+
+use serde_json::{Value, json};
+
+use crate::adapter::protocol::{self, OPERATIONS, PROTOCOL_VERSION};
+use crate::adapter::{LineRead, read_line, skip_line};
+use crate::answer::Answer;
+use crate::reference;
+use crate::vector;
+
+/// The longest request line read, in bytes (the newline not counted): the size of
+/// the largest vector file. A longer line is discarded as it streams in, never
+/// buffered whole, and answered as `errored` with a null seq.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Serves the reference: reads requests from `input`, one JSON object per line, and
+/// writes one answer line to `output` per request, flushed at once.
+///
+/// - `start`: `{"ok": true, "implementation": {...}, "operations": [...]}`, or
+///   `{"ok": false, "error": ...}` for a protocol version other than 1;
+/// - `run`: `{"seq": n, "result": ...}`, the result of [`reference::run`], or an
+///   `errored` result when the case cannot be read;
+/// - `stop`, or the end of `input`: returns;
+/// - a line that is not a request (not JSON, too long, an unknown command):
+///   `{"seq": null, "result": {"errored": {"message": ...}}}` (the request's seq
+///   when it has one), and serving goes on. Blank lines are ignored.
+///
+/// Input lines are bounded by [`MAX_LINE_BYTES`]: memory stays bounded whatever the
+/// peer sends.
+///
+/// # Errors
+/// When reading `input` or writing `output` fails.
+pub fn serve(input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_bounded(input, output, MAX_LINE_BYTES)
+}
+
+/// [`serve`], with lines of at most `max_line_bytes`.
+fn serve_bounded(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    max_line_bytes: usize,
+) -> io::Result<()> {
+    loop {
+        let answer = match read_line(&mut input, max_line_bytes)? {
+            LineRead::Eof => return Ok(()),
+            LineRead::TooLong => {
+                skip_line(&mut input)?;
+                errored(
+                    Value::Null,
+                    format!("a request line longer than {max_line_bytes} bytes"),
+                )
+            }
+            LineRead::Line(line) => {
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match respond(&line) {
+                    Some(answer) => answer,
+                    None => return Ok(()),
+                }
+            }
+        };
+        output.write_all(&protocol::line(&answer))?;
+        output.flush()?;
+    }
+}
+
+/// The answer to one request line; `None` for `stop`.
+fn respond(line: &[u8]) -> Option<Value> {
+    let request: Value = match serde_json::from_slice(line) {
+        Ok(request) => request,
+        Err(error) => {
+            return Some(errored(
+                Value::Null,
+                format!(
+                    "the request is not JSON ({error}): {}",
+                    protocol::excerpt_bytes(line)
+                ),
+            ));
+        }
+    };
+    let seq = request.get("seq").cloned().unwrap_or(Value::Null);
+    match request.get("cmd").and_then(Value::as_str) {
+        Some("start") => Some(start(&request)),
+        Some("run") => Some(run(seq, request.get("case"))),
+        Some("stop") => None,
+        Some(other) => Some(errored(seq, format!("unknown command {other:?}"))),
+        None => Some(errored(
+            seq,
+            format!(
+                "a request is a JSON object with a \"cmd\" string: {}",
+                protocol::excerpt(&request)
+            ),
+        )),
+    }
+}
+
+fn start(request: &Value) -> Value {
+    match request.get("protocol") {
+        Some(version) if version.as_u64() == Some(PROTOCOL_VERSION) => json!({
+            "ok": true,
+            "implementation": {
+                "name": "zarr-reshape",
+                "version": env!("CARGO_PKG_VERSION"),
+                "language": "rust",
+            },
+            "operations": OPERATIONS,
+        }),
+        other => json!({
+            "ok": false,
+            "error": format!(
+                "protocol {} is not spoken here; this adapter speaks protocol {PROTOCOL_VERSION}",
+                other.map_or_else(|| "(none given)".to_string(), ToString::to_string)
+            ),
+        }),
+    }
+}
+
+fn run(seq: Value, case: Option<&Value>) -> Value {
+    let Some(case) = case else {
+        return errored(seq, "a run request needs a case".into());
+    };
+    match vector::parse_case(case) {
+        Ok(case) => json!({"seq": seq, "result": reference::run(&case).to_json()}),
+        Err((pointer, message)) => errored(
+            seq,
+            format!("the case cannot be read at \"{pointer}\": {message}"),
+        ),
+    }
+}
+
+fn errored(seq: Value, message: String) -> Value {
+    json!({"seq": seq, "result": Answer::Errored { message }.to_json()})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serves `requests` (one per line) and returns the answers, parsed.
+    fn answers(requests: &str, max_line_bytes: usize) -> Vec<Value> {
+        let mut output = Vec::new();
+        serve_bounded(requests.as_bytes(), &mut output, max_line_bytes).unwrap();
+        String::from_utf8(output)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    const CASE: &str = r#"{"id": "x/y", "description": "d", "clauses": ["shape.size"], "level": "must", "operation": "resolve", "configuration": {"shape": [[0, 1], -1]}, "decoded_shape": [2, 3, 4], "expect": {"encoded_shape": [6, 4]}}"#;
+
+    #[test]
+    fn start_announces_the_reference_and_all_five_operations() {
+        let got = answers("{\"cmd\": \"start\", \"protocol\": 1}\n", 1000);
+        assert_eq!(got[0]["ok"], true);
+        assert_eq!(got[0]["implementation"]["name"], "zarr-reshape");
+        assert_eq!(
+            got[0]["implementation"]["version"],
+            env!("CARGO_PKG_VERSION")
+        );
+        assert_eq!(got[0]["operations"], json!(OPERATIONS));
+    }
+
+    #[test]
+    fn start_refuses_another_protocol_version() {
+        let got = answers("{\"cmd\": \"start\", \"protocol\": 2}\n", 1000);
+        assert_eq!(got[0]["ok"], false);
+        assert!(got[0]["error"].as_str().unwrap().contains("protocol 2"));
+    }
+
+    #[test]
+    fn run_answers_with_the_reference_and_the_seq() {
+        let requests = format!("{{\"cmd\": \"run\", \"seq\": 7, \"case\": {CASE}}}\n");
+        let got = answers(&requests, 1000);
+        assert_eq!(
+            got,
+            [json!({"seq": 7, "result": {"encoded_shape": [6, 4]}})]
+        );
+    }
+
+    #[test]
+    fn a_case_that_cannot_be_read_is_errored_with_its_seq() {
+        let got = answers(
+            "{\"cmd\": \"run\", \"seq\": 3, \"case\": {\"id\": 1}}\n",
+            1000,
+        );
+        assert_eq!(got[0]["seq"], 3);
+        assert!(got[0]["result"]["errored"]["message"].is_string());
+    }
+
+    #[test]
+    fn garbage_and_long_lines_are_errored_and_serving_goes_on() {
+        let long = "x".repeat(50);
+        let requests = format!(
+            "not json\n{long}\n\n{{\"cmd\": \"jump\", \"seq\": 4}}\n{{\"cmd\": \"run\", \"seq\": 5, \"case\": {CASE}}}\n"
+        );
+        let got = answers(&requests, 40);
+        // The case line is longer than 40 bytes too.
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0]["seq"], Value::Null);
+        assert!(
+            got[1]["result"]["errored"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("longer than 40")
+        );
+        assert_eq!(got[2]["seq"], 4);
+        assert_eq!(got[3]["seq"], Value::Null);
+        let got = answers(&requests, 1000);
+        assert_eq!(
+            got[3],
+            json!({"seq": 5, "result": {"encoded_shape": [6, 4]}})
+        );
+    }
+
+    #[test]
+    fn stop_ends_serving_before_the_next_request() {
+        let got = answers(
+            "{\"cmd\": \"stop\"}\n{\"cmd\": \"start\", \"protocol\": 1}\n",
+            1000,
+        );
+        assert!(got.is_empty());
+    }
+}
