@@ -1,6 +1,6 @@
 //! The trace behind a resolution: one step per clause evaluated, with its numbers.
 //!
-//! Parsing and resolution write into a [`Trace`] as they check; with tracing off
+//! Parsing and resolution write into a trace as they check; with tracing off
 //! the steps are never formatted, so `resolve` pays nothing for `explain`.
 
 use std::fmt;

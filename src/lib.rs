@@ -4,7 +4,7 @@
 //! The modules follow the spec's sections: [`configuration`] ("Codec name",
 //! "Configuration parameters"), [`shape`] and [`input_dims`] (the rules on
 //! `shape`), [`algorithm`] ("Format and algorithm"), then what partial decoding
-//! needs ([`mapping`]), the [`explain`] trace, [`error`]s and the [`clause`] registry.
+//! needs ([`mapping`]), the [`mod@explain`] trace, [`error`]s and the [`clause`] registry.
 //! Every check cites its clause ID from `spec-cases/clauses.json`.
 //!
 //! ```
