@@ -5,6 +5,7 @@
 pub mod adapter;
 pub mod answer;
 pub mod arrays;
+pub mod check_spec;
 pub mod coverage;
 pub mod harness;
 pub mod judge;

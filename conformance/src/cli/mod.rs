@@ -1,5 +1,6 @@
 //! The command line: one binary, one subcommand per job.
 
+mod check_spec;
 mod resolve;
 mod run;
 mod vectors;
@@ -27,6 +28,8 @@ enum Command {
     Resolve(resolve::ResolveArgs),
     /// List the vectors by clause, and validate the files.
     Vectors(vectors::VectorsArgs),
+    /// Check a spec document's JSON examples and `shape` fragments, like a compiler.
+    CheckSpec(check_spec::CheckSpecArgs),
 }
 
 impl Cli {
@@ -47,6 +50,7 @@ impl Cli {
             }
             Command::Resolve(args) => resolve::execute(&args),
             Command::Vectors(args) => vectors::execute(&args),
+            Command::CheckSpec(args) => check_spec::execute(&args),
         }
     }
 }

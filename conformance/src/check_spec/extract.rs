@@ -1,0 +1,285 @@
+//! Finding the JSON examples and the `"shape": [...]` fragments of a markdown document.
+//!
+//! Fenced blocks tagged `json` are JSON; untagged fenced blocks are JSON when they
+//! start with `{` followed by a key (or `}`). Outside fences, a line that begins
+//! with `{` starts a block when the line before it is only the tag `json` (a
+//! rendered copy that lost its fences) or when a key follows the brace; the block
+//! runs to the brace that balances it.
+
+use std::ops::Range;
+
+/// What a line of the document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineKind {
+    /// Running text, lists and headings.
+    Prose,
+    /// Inside a code block, or one of its fences or tag line.
+    Code,
+    /// Inside an HTML comment.
+    Comment,
+}
+
+/// One line: its byte range (without the line break) and kind.
+#[derive(Debug, Clone)]
+pub(crate) struct Line {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: LineKind,
+}
+
+/// A JSON example: the byte range of its content in the document.
+#[derive(Debug, Clone)]
+pub(crate) struct Block {
+    pub(crate) content: Range<usize>,
+    /// The line index of the first content line.
+    pub(crate) first_line: usize,
+}
+
+/// An inline `"shape": [...]` fragment of the prose.
+#[derive(Debug, Clone)]
+pub(crate) struct Fragment {
+    /// From `"shape"` to the closing bracket.
+    pub(crate) whole: Range<usize>,
+    /// The array after the colon.
+    pub(crate) array: Range<usize>,
+    /// The line index it starts on.
+    pub(crate) line: usize,
+}
+
+/// The document cut into lines, blocks and fragments.
+#[derive(Debug, Clone)]
+pub(crate) struct Document {
+    pub(crate) lines: Vec<Line>,
+    pub(crate) blocks: Vec<Block>,
+    pub(crate) fragments: Vec<Fragment>,
+}
+
+impl Document {
+    /// The text of line `index`, or "" past the end.
+    pub(crate) fn line_text<'t>(&self, text: &'t str, index: usize) -> &'t str {
+        self.lines
+            .get(index)
+            .and_then(|line| text.get(line.start..line.end))
+            .unwrap_or_default()
+    }
+
+    /// The index of the line holding byte `offset`.
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
+        self.lines
+            .partition_point(|line| line.end < offset)
+            .min(self.lines.len().saturating_sub(1))
+    }
+
+    pub(crate) fn is_blank(&self, text: &str, index: usize) -> bool {
+        self.line_text(text, index).trim().is_empty()
+    }
+}
+
+/// Cuts `text` into lines and finds its blocks and fragments.
+pub(crate) fn extract(text: &str) -> Document {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for piece in text.split_inclusive('\n') {
+        let body = piece.trim_end_matches(['\n', '\r']);
+        lines.push(Line {
+            start,
+            end: start.saturating_add(body.len()),
+            kind: LineKind::Prose,
+        });
+        start = start.saturating_add(piece.len());
+    }
+    let mut document = Document {
+        lines,
+        blocks: Vec::new(),
+        fragments: Vec::new(),
+    };
+    fenced_blocks(text, &mut document);
+    unfenced_blocks(text, &mut document);
+    document.blocks.sort_by_key(|block| block.content.start);
+    document.fragments = super::inline::find(text, &document);
+    document
+}
+
+fn set_kind(document: &mut Document, index: usize, kind: LineKind) {
+    if let Some(line) = document.lines.get_mut(index) {
+        line.kind = kind;
+    }
+}
+
+/// Fenced code blocks and HTML comments.
+fn fenced_blocks(text: &str, document: &mut Document) {
+    let mut fence: Option<(char, usize, String, usize)> = None; // marker, length, tag, first line
+    let mut in_comment = false;
+    for index in 0..document.lines.len() {
+        let trimmed = document.line_text(text, index).trim_start();
+        if let Some((marker, length, tag, first)) = fence.clone() {
+            set_kind(document, index, LineKind::Code);
+            let run = trimmed.chars().take_while(|c| *c == marker).count();
+            let rest = trimmed.get(run..).unwrap_or_default();
+            if run >= length && rest.trim().is_empty() {
+                push_fenced(text, document, &tag, first, index);
+                fence = None;
+            }
+        } else if in_comment {
+            set_kind(document, index, LineKind::Comment);
+            in_comment = !trimmed.contains("-->");
+        } else if let Some(marker) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') {
+            let run = trimmed.chars().take_while(|c| *c == marker).count();
+            if run >= 3 {
+                let tag = trimmed.get(run..).unwrap_or_default().trim().to_string();
+                set_kind(document, index, LineKind::Code);
+                fence = Some((marker, run, tag, index.saturating_add(1)));
+            }
+        } else if trimmed.starts_with("<!--") {
+            set_kind(document, index, LineKind::Comment);
+            in_comment = !trimmed.contains("-->");
+        }
+    }
+    if let Some((_, _, tag, first)) = fence {
+        // An unclosed fence runs to the end of the document.
+        push_fenced(text, document, &tag, first, document.lines.len());
+    }
+}
+
+fn push_fenced(text: &str, document: &mut Document, tag: &str, first: usize, end: usize) {
+    let (Some(start), Some(last)) = (
+        document.lines.get(first).map(|line| line.start),
+        end.checked_sub(1).and_then(|last| document.lines.get(last)),
+    ) else {
+        return;
+    };
+    let content = start..last.end.max(start);
+    let language = tag.split_whitespace().next().unwrap_or_default();
+    let body = text.get(content.clone()).unwrap_or_default();
+    let is_json = if language.is_empty() {
+        looks_like_object(body)
+    } else {
+        language.eq_ignore_ascii_case("json")
+    };
+    if is_json {
+        document.blocks.push(Block {
+            content,
+            first_line: first,
+        });
+    }
+}
+
+/// `{` followed by a key or by `}`: an object, not pseudo-code.
+fn looks_like_object(body: &str) -> bool {
+    let mut chars = body.trim_start().chars();
+    chars.next() == Some('{') && matches!(chars.find(|c| !c.is_whitespace()), Some('"' | '}'))
+}
+
+/// Blocks whose fences were lost: a `json` tag line, or a brace line followed by a key.
+fn unfenced_blocks(text: &str, document: &mut Document) {
+    let mut index = 0;
+    while index < document.lines.len() {
+        let line = document.lines.get(index).cloned();
+        let Some(line) = line.filter(|line| line.kind == LineKind::Prose) else {
+            index = index.saturating_add(1);
+            continue;
+        };
+        let body = document.line_text(text, index);
+        let tag_line = (0..index)
+            .rev()
+            .find(|previous| !document.is_blank(text, *previous))
+            .filter(|previous| {
+                document
+                    .line_text(text, *previous)
+                    .trim()
+                    .eq_ignore_ascii_case("json")
+            });
+        let rest = text.get(line.start..).unwrap_or_default();
+        if !body.trim_start().starts_with('{') || (tag_line.is_none() && !looks_like_object(rest)) {
+            index = index.saturating_add(1);
+            continue;
+        }
+        let open = line
+            .start
+            .saturating_add(body.len().saturating_sub(body.trim_start().len()));
+        let last = match balanced_end(text, open) {
+            Some(close) => document.line_of(close),
+            None => unbalanced_end(text, document, index),
+        };
+        for covered in index..=last {
+            set_kind(document, covered, LineKind::Code);
+        }
+        if let Some(tag) = tag_line {
+            set_kind(document, tag, LineKind::Code);
+        }
+        let end = document.lines.get(last).map_or(line.end, |line| line.end);
+        document.blocks.push(Block {
+            content: line.start..end,
+            first_line: index,
+        });
+        index = last.saturating_add(1);
+    }
+}
+
+/// The offset of the brace that closes the one at `open`, strings skipped.
+fn balanced_end(text: &str, open: usize) -> Option<usize> {
+    let mut depth: usize = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (offset, c) in text.get(open..)?.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth = depth.saturating_add(1),
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(open.saturating_add(offset));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where an unbalanced unfenced block ends: before a blank line followed by prose
+/// at the left margin, or at the end of the document.
+fn unbalanced_end(text: &str, document: &Document, first: usize) -> usize {
+    let count = document.lines.len();
+    for index in first.saturating_add(1)..count {
+        let next = document.line_text(text, index.saturating_add(1));
+        let starts_prose = next
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && !matches!(c, '{' | '}' | '[' | ']' | '"'));
+        if document.is_blank(text, index) && starts_prose {
+            return index.saturating_sub(1);
+        }
+    }
+    count.saturating_sub(1)
+}
+
+/// A block of JSON Lines (one object per line, as a report stream is written):
+/// the range of each line, when there are two or more and each parses alone.
+pub(crate) fn json_lines(text: &str, content: Range<usize>) -> Option<Vec<Range<usize>>> {
+    let body = text.get(content.clone())?;
+    let mut lines = Vec::new();
+    let mut start = content.start;
+    for piece in body.split_inclusive('\n') {
+        let line = piece.trim_end();
+        let trimmed = line.trim_start();
+        if !trimmed.is_empty() {
+            let parses = serde_json::from_str::<serde_json::Value>(trimmed).is_ok();
+            if !(trimmed.starts_with('{') && parses) {
+                return None;
+            }
+            lines.push(start..start.saturating_add(line.len()));
+        }
+        start = start.saturating_add(piece.len());
+    }
+    (lines.len() >= 2).then_some(lines)
+}

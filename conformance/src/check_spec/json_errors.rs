@@ -1,0 +1,248 @@
+//! Parsing a JSON example, with diagnostics placed in the markdown file and
+//! repairs for the two slips that hide nothing else: one missing comma between
+//! members, and a trailing comma. After a repair the example is parsed again, so
+//! one run reports the slip and still checks what the example means.
+
+use std::ops::Range;
+
+use serde_json::{Value, json};
+
+use super::spans::{token_at, unclosed};
+use super::{Finding, Kind, Label, Severity, line_column};
+
+/// How many slips are repaired in one example before giving up.
+const MAX_REPAIRS: usize = 8;
+
+/// An example after parsing: its value (when it parses, perhaps after repairs),
+/// the text that parsed, and where each byte of that text came from.
+#[derive(Debug, Clone)]
+pub(crate) struct Parsed {
+    pub(crate) value: Option<Value>,
+    /// The (repaired) text handed to the parser.
+    pub(crate) text: String,
+    /// `origin[i]` is the document offset of `text`'s byte `i`; one past the end too.
+    origin: Vec<usize>,
+    pub(crate) findings: Vec<Finding>,
+}
+
+impl Parsed {
+    /// The document range of a range of the parsed text.
+    pub(crate) fn document_span(&self, span: Range<usize>) -> Range<usize> {
+        let start = self.document_offset(span.start);
+        let end = self.document_offset(span.end).max(start);
+        start..end
+    }
+
+    fn document_offset(&self, offset: usize) -> usize {
+        self.origin
+            .get(offset)
+            .or_else(|| self.origin.last())
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+enum Repair {
+    Insert(usize),
+    Delete(usize),
+}
+
+/// Parses the example at `content` of the document `markdown`.
+pub(crate) fn parse(markdown: &str, content: Range<usize>) -> Parsed {
+    let mut parsed = Parsed {
+        value: None,
+        text: markdown
+            .get(content.clone())
+            .unwrap_or_default()
+            .to_string(),
+        origin: (content.start..=content.end).collect(),
+        findings: Vec::new(),
+    };
+    if parsed.text.trim().is_empty() {
+        parsed.findings.push(Finding {
+            kind: Kind::JsonSyntax,
+            severity: Severity::Warning,
+            message: "an empty JSON example".into(),
+            primary: Label::new(content.start..content.start, "nothing to check here"),
+            related: Vec::new(),
+            notes: Vec::new(),
+            data: json!({"repaired": false}),
+        });
+        return parsed;
+    }
+    for _ in 0..=MAX_REPAIRS {
+        let error = match serde_json::from_str::<Value>(&parsed.text) {
+            Ok(value) => {
+                parsed.value = Some(value);
+                return parsed;
+            }
+            Err(error) => error,
+        };
+        let at = offset_of(&parsed.text, error.line(), error.column());
+        let message = error.to_string();
+        let message = message
+            .rfind(" at line ")
+            .and_then(|cut| message.get(..cut))
+            .unwrap_or(&message)
+            .to_string();
+        let (finding, repair) = diagnose(markdown, &parsed, at, &message);
+        parsed.findings.push(finding);
+        match repair {
+            Some(Repair::Insert(at)) if parsed.text.is_char_boundary(at) => {
+                parsed.text.insert(at, ',');
+                let from = parsed.document_offset(at);
+                parsed.origin.insert(at, from);
+            }
+            Some(Repair::Delete(at)) if parsed.text.is_char_boundary(at) => {
+                parsed.text.remove(at);
+                parsed.origin.remove(at);
+            }
+            _ => return parsed,
+        }
+    }
+    parsed
+}
+
+/// The byte offset of serde_json's 1-based line and column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start = text
+        .match_indices('\n')
+        .nth(line.saturating_sub(2))
+        .filter(|_| line > 1)
+        .map_or(0, |(at, _)| at.saturating_add(1));
+    line_start
+        .saturating_add(column.saturating_sub(1))
+        .min(text.len())
+}
+
+fn diagnose(
+    markdown: &str,
+    parsed: &Parsed,
+    at: usize,
+    message: &str,
+) -> (Finding, Option<Repair>) {
+    let text = parsed.text.as_str();
+    let found = text.get(at..).and_then(|rest| rest.chars().next());
+    let token = token_at(text, at);
+    let mut finding = Finding {
+        kind: Kind::JsonSyntax,
+        severity: Severity::Error,
+        message: format!("invalid JSON: {message}"),
+        primary: Label::new(parsed.document_span(token.clone()), message),
+        related: Vec::new(),
+        notes: Vec::new(),
+        data: json!({"parser": message, "repaired": false}),
+    };
+    let found_text = text.get(token).unwrap_or_default();
+    let point = |offset: usize| {
+        let start = parsed.document_offset(offset);
+        start..start
+    };
+    let rest = text.get(at..).unwrap_or_default();
+    if rest.starts_with("...") || rest.starts_with('…') {
+        finding.severity = Severity::Warning;
+        finding.message = "elided JSON: the example is not checked past this `...`".into();
+        finding.primary.message = "not JSON: stands for what the example leaves out".into();
+        return (finding, None);
+    }
+    if ["//", "/*", "#"]
+        .iter()
+        .any(|comment| rest.starts_with(comment))
+    {
+        finding.message = "JSON has no comments".into();
+        finding.primary.message = "a comment in a JSON example".into();
+        return (finding, None);
+    }
+    if let Some(closer) = expected_closer(message) {
+        let members = if closer == '}' {
+            "object members"
+        } else {
+            "array elements"
+        };
+        if found.is_some_and(starts_value) {
+            let insert = text
+                .get(..at)
+                .map(|before| before.trim_end().len())
+                .unwrap_or(at);
+            let (line, column) = line_column(markdown, parsed.document_offset(insert));
+            finding.message = format!("missing comma between {members}");
+            finding.primary.message = format!("expected `,` or `{closer}` before `{found_text}`");
+            finding
+                .related
+                .push(Label::new(point(insert), "a comma is missing here"));
+            finding.notes.push(format!(
+                "read as if a comma stood at {line}:{column}, and checked on"
+            ));
+            finding.data = json!({
+                "parser": message, "repaired": true,
+                "insert": {"line": line, "column": column, "text": ","},
+            });
+            return (finding, Some(Repair::Insert(insert)));
+        }
+        finding.message =
+            format!("mismatched brackets: expected `,` or `{closer}`, found `{found_text}`");
+        if let Some((open, offset)) = unclosed(text, at) {
+            finding.related.push(Label::new(
+                parsed.document_span(offset..offset.saturating_add(1)),
+                format!("the `{open}` opened here is still open"),
+            ));
+        }
+    } else if message.starts_with("trailing comma") {
+        let comma = text
+            .get(..at)
+            .map(str::trim_end)
+            .filter(|before| before.ends_with(','));
+        if let Some(before) = comma {
+            let comma = before.len().saturating_sub(1);
+            let (line, column) = line_column(markdown, parsed.document_offset(comma));
+            finding.message = "trailing comma".into();
+            finding.primary = Label::new(
+                parsed.document_span(comma..comma.saturating_add(1)),
+                format!("no value follows this comma before `{found_text}`"),
+            );
+            finding.notes.push(format!(
+                "read as if the comma at {line}:{column} were not there, and checked on"
+            ));
+            finding.data = json!({
+                "parser": message, "repaired": true,
+                "delete": {"line": line, "column": column, "text": ","},
+            });
+            return (finding, Some(Repair::Delete(comma)));
+        }
+    } else if message.starts_with("EOF while parsing") {
+        finding.message = "unbalanced brackets: the example ends inside a value".into();
+        if let Some((open, offset)) = unclosed(text, text.len()) {
+            finding.primary = Label::new(
+                parsed.document_span(offset..offset.saturating_add(1)),
+                format!("this `{open}` is never closed"),
+            );
+            finding.related.push(Label::new(
+                point(text.trim_end().len()),
+                "the example ends here",
+            ));
+        }
+    } else if message.starts_with("trailing characters") {
+        if matches!(found, Some('}' | ']')) {
+            finding.message = format!("unbalanced brackets: this `{found_text}` closes nothing");
+            finding.primary.message = "the value already ended before it".into();
+        } else {
+            finding.message = "text after the end of the JSON value".into();
+        }
+    }
+    (finding, None)
+}
+
+/// `}` or `]` when the parser wanted a comma or that closer.
+fn expected_closer(message: &str) -> Option<char> {
+    if message.starts_with("expected `,` or `}`") {
+        Some('}')
+    } else if message.starts_with("expected `,` or `]`") {
+        Some(']')
+    } else {
+        None
+    }
+}
+
+fn starts_value(c: char) -> bool {
+    matches!(c, '"' | '{' | '[' | '-' | 't' | 'f' | 'n') || c.is_ascii_digit()
+}
