@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use zarr_reshape_conformance::coverage::{self, tally};
 use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::matrix;
+use zarr_reshape_conformance::registry::Registry;
 use zarr_reshape_conformance::report::markdown;
 use zarr_reshape_conformance::run::{Expectations, Reference, run_suite};
-use zarr_reshape_conformance::registry::Registry;
 use zarr_reshape_conformance::vector::{self, Case};
-use zarr_reshape_conformance::matrix;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")
@@ -158,14 +158,27 @@ fn cites(line: &str, id: &str) -> bool {
 /// The summary part of a runner Markdown report (everything before the list of
 /// cases), its heading moved one level down to sit under "Results".
 fn summary_of(markdown: &str) -> String {
-    let summary = markdown.split("<details>").next().unwrap_or_default().trim_end();
+    let summary = markdown
+        .split("<details>")
+        .next()
+        .unwrap_or_default()
+        .trim_end();
     format!("#{summary}\n")
 }
 
 /// The reference run over every vector, as the runner reports it in Markdown.
 fn reference_results() -> String {
-    let cases: Vec<Case> = all_files().into_iter().flat_map(|(_, cases)| cases).collect();
-    let report = run_suite(&mut Reference::default(), &cases, &Expectations::default(), ClassCheck::Strict, |_| true);
+    let cases: Vec<Case> = all_files()
+        .into_iter()
+        .flat_map(|(_, cases)| cases)
+        .collect();
+    let report = run_suite(
+        &mut Reference::default(),
+        &cases,
+        &Expectations::default(),
+        ClassCheck::Strict,
+        |_| true,
+    );
     summary_of(&markdown::render(&report))
 }
 
