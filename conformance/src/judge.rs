@@ -122,6 +122,7 @@ fn compare_output(
 ) -> Option<String> {
     let array_type = match &case.operation {
         Operation::Encode(input) | Operation::Decode(input) => Some(input.data_type()),
+        Operation::ReadArray { data_type, .. } => Some(*data_type),
         _ => None,
     };
     for (key, want) in expected {

@@ -1,5 +1,7 @@
 //! The embedded reference: runs a case through the `zarr-reshape` library.
 
+use std::path::Path;
+
 use serde_json::{Map, Value};
 use zarr_reshape::{Argument, ReshapeCodec, ReshapeConfiguration, ReshapeError};
 
@@ -7,6 +9,7 @@ use crate::answer::Answer;
 use crate::arrays::TypedArray;
 use crate::map_typed;
 use crate::vector::{Case, CodecJson, Operation};
+use crate::zarr;
 
 /// The most elements a `map-region` case may select.
 pub const MAX_REGION_ELEMENTS: u64 = 1 << 20;
@@ -14,6 +17,9 @@ pub const MAX_REGION_ELEMENTS: u64 = 1 << 20;
 /// Runs one case through the reference implementation.
 #[must_use]
 pub fn run(case: &Case) -> Answer {
+    if let Operation::ReadArray { path, region, .. } = &case.operation {
+        return read_array(path, region.as_ref());
+    }
     match execute(case) {
         Ok(output) => Answer::Output(output),
         Err(error) => Answer::Error {
@@ -71,8 +77,27 @@ fn execute(case: &Case) -> Result<Map<String, Value>, ReshapeError> {
             }
             output.insert("encoded_indices".into(), Value::Array(indices));
         }
+        // Answered by `read_array`, through the whole codec chain.
+        Operation::ReadArray { .. } => {}
     }
     Ok(output)
+}
+
+/// Reads a Zarr array (or a box of it) through its codec chain (`crate::zarr`): the
+/// array's values, or the class of what stopped the reader.
+fn read_array(path: &Path, region: Option<&(Vec<u64>, Vec<u64>)>) -> Answer {
+    let region = region.map(|(start, stop)| (start.as_slice(), stop.as_slice()));
+    match zarr::read_array(path, region) {
+        Ok(array) => {
+            let mut output = Map::new();
+            insert_array(&mut output, &array);
+            Answer::Output(output)
+        }
+        Err(error) => Answer::Error {
+            class: Some(error.class.as_str().to_string()),
+            message: error.message,
+        },
+    }
 }
 
 /// The library takes unsigned coordinates; a negative one lies outside any array.

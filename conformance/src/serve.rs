@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::{Value, json};
 
-use crate::adapter::protocol::{self, OPERATIONS, PROTOCOL_VERSION};
+use crate::adapter::protocol::{self, ALL_OPERATIONS, PROTOCOL_VERSION};
 use crate::adapter::{LineRead, read_line, skip_line};
 use crate::answer::Answer;
 use crate::reference;
@@ -108,7 +108,7 @@ fn start(request: &Value) -> Value {
                 "version": env!("CARGO_PKG_VERSION"),
                 "language": "rust",
             },
-            "operations": OPERATIONS,
+            "operations": ALL_OPERATIONS,
         }),
         other => json!({
             "ok": false,
@@ -155,7 +155,7 @@ mod tests {
     const CASE: &str = r#"{"id": "x/y", "description": "d", "clauses": ["shape.size"], "level": "must", "operation": "resolve", "configuration": {"shape": [[0, 1], -1]}, "decoded_shape": [2, 3, 4], "expect": {"encoded_shape": [6, 4]}}"#;
 
     #[test]
-    fn start_announces_the_reference_and_all_five_operations() {
+    fn start_announces_the_reference_and_every_operation() {
         let got = answers("{\"cmd\": \"start\", \"protocol\": 1}\n", 1000);
         assert_eq!(got[0]["ok"], true);
         assert_eq!(got[0]["implementation"]["name"], "zarr-reshape");
@@ -163,7 +163,7 @@ mod tests {
             got[0]["implementation"]["version"],
             env!("CARGO_PKG_VERSION")
         );
-        assert_eq!(got[0]["operations"], json!(OPERATIONS));
+        assert_eq!(got[0]["operations"], json!(ALL_OPERATIONS));
     }
 
     #[test]

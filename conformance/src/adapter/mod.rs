@@ -208,7 +208,8 @@ impl Implementation for AdapterProcess {
         let deadline = Instant::now().checked_add(self.options.timeout);
         if let Some(child) = &self.child {
             // A refused line means the writer died; its WriteFailed event follows.
-            let _ = child.send(protocol::run_request(seq, &case.json));
+            // Read-array cases go with their array path made absolute.
+            let _ = child.send(protocol::run_request(seq, &crate::vector::wire_json(case)));
         }
         self.await_answer(seq, deadline)
     }

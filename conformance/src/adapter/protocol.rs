@@ -8,9 +8,20 @@ use crate::run::ImplementationInfo;
 /// The protocol version spoken here.
 pub const PROTOCOL_VERSION: u64 = 1;
 
-/// Every operation of the vector format, in its order; an adapter whose `start`
-/// answer lists no `operations` supports all of them.
+/// The operations of the first vector format, in its order; an adapter whose
+/// `start` answer lists no `operations` supports these five. Later operations
+/// (`read-array`) reach only adapters that list them.
 pub const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
+
+/// Every operation of the vector format, in its order.
+pub const ALL_OPERATIONS: [&str; 6] = [
+    "resolve",
+    "encode",
+    "decode",
+    "map-index",
+    "map-region",
+    "read-array",
+];
 
 /// `value` as one protocol line: compact JSON (strings escape their newlines) and
 /// a newline.

@@ -1,6 +1,7 @@
 //! The command line: one binary, one subcommand per job.
 
 mod check_spec;
+mod fixtures;
 mod resolve;
 mod run;
 mod vectors;
@@ -30,6 +31,8 @@ enum Command {
     Vectors(vectors::VectorsArgs),
     /// Check a spec document's JSON examples and `shape` fragments, like a compiler.
     CheckSpec(check_spec::CheckSpecArgs),
+    /// Write the Zarr array fixtures and their read-array vectors (or check them with --check).
+    Fixtures(fixtures::FixturesArgs),
 }
 
 impl Cli {
@@ -51,6 +54,7 @@ impl Cli {
             Command::Resolve(args) => resolve::execute(&args),
             Command::Vectors(args) => vectors::execute(&args),
             Command::CheckSpec(args) => check_spec::execute(&args),
+            Command::Fixtures(args) => fixtures::execute(&args),
         }
     }
 }

@@ -55,7 +55,7 @@ impl Default for Reference {
                 name: "zarr-reshape".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
                 language: "rust".into(),
-                operations: ["resolve", "encode", "decode", "map-index", "map-region"]
+                operations: crate::adapter::protocol::ALL_OPERATIONS
                     .map(String::from)
                     .to_vec(),
             },

@@ -1,6 +1,10 @@
 //! The vector format (version 1, `spec-cases/README.md`): files of cases, read by
 //! walking the JSON so that a bad file is reported with its path and JSON pointer.
 
+mod read_array;
+
+pub use read_array::{suite_root, wire_json};
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -57,6 +61,17 @@ pub enum Operation {
         /// Exclusive stop per dimension.
         stop: Vec<i128>,
     },
+    /// Read a Zarr array fixture, whole or a box of it.
+    ReadArray {
+        /// The array's folder. As written in the case it is relative to the suite
+        /// root (the nearest folder above the vector file holding `clauses.json`);
+        /// [`load_file`] makes it absolute. The case's `json` keeps it as written.
+        path: PathBuf,
+        /// The array's data type.
+        data_type: DataType,
+        /// The box read (start, stop), in array coordinates; `None` reads it whole.
+        region: Option<(Vec<u64>, Vec<u64>)>,
+    },
 }
 
 impl Operation {
@@ -69,6 +84,7 @@ impl Operation {
             Self::Decode(_) => "decode",
             Self::MapIndex(_) => "map-index",
             Self::MapRegion { .. } => "map-region",
+            Self::ReadArray { .. } => "read-array",
         }
     }
 }
@@ -162,7 +178,10 @@ pub fn load_file(path: &Path) -> Result<Vec<Case>, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|e| fail("", e.to_string()))?;
     let file: Value =
         serde_json::from_str(&text).map_err(|e| fail("", format!("not JSON: {e}")))?;
-    parse_file(&file).map_err(|(pointer, message)| fail(&pointer, message))
+    let mut cases = parse_file(&file).map_err(|(pointer, message)| fail(&pointer, message))?;
+    read_array::resolve_paths(path, &mut cases)
+        .map_err(|(pointer, message)| fail(&pointer, message))?;
+    Ok(cases)
 }
 
 type Fault = (String, String);
@@ -249,6 +268,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
                 stop: coordinates(region.and_then(|r| r.get("stop")), "/decoded_region/stop")?,
             }
         }
+        "read-array" => read_array::operation(case)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
     let expect = expectation(case.get("expect"), "/expect")?;

@@ -1,0 +1,99 @@
+//! The `read-array` operation: its members, and its array paths made absolute
+//! against the suite root.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::{Case, Fault, Operation, fault, u64_list};
+use crate::arrays::DataType;
+
+/// Reads `array` (`{"path", "data_type"}`) and the optional `decoded_region`.
+pub(super) fn operation(case: &Map<String, Value>) -> Result<Operation, Fault> {
+    let array = case
+        .get("array")
+        .and_then(Value::as_object)
+        .ok_or(fault("/array", "read-array needs an array object"))?;
+    let path = array
+        .get("path")
+        .and_then(Value::as_str)
+        .filter(|path| !path.is_empty())
+        .ok_or(fault("/array/path", "must be a non-empty string"))?;
+    let data_type = array
+        .get("data_type")
+        .and_then(Value::as_str)
+        .and_then(DataType::from_name)
+        .ok_or(fault("/array/data_type", "must name a Zarr core data type"))?;
+    let region = match case.get("decoded_region") {
+        None => None,
+        Some(region) => Some((
+            u64_list(region.get("start"), "/decoded_region/start")?,
+            u64_list(region.get("stop"), "/decoded_region/stop")?,
+        )),
+    };
+    Ok(Operation::ReadArray {
+        path: PathBuf::from(path),
+        data_type,
+        region,
+    })
+}
+
+/// The suite root of a vector file: the nearest folder above it that holds
+/// `clauses.json`.
+#[must_use]
+pub fn suite_root(file: &Path) -> Option<PathBuf> {
+    file.ancestors()
+        .skip(1)
+        .find(|folder| folder.join("clauses.json").is_file())
+        .map(Path::to_path_buf)
+}
+
+/// Makes the relative array paths of `cases`, read from `file`, absolute: joined
+/// to the suite root, itself made absolute (canonical where it can be).
+pub(super) fn resolve_paths(file: &Path, cases: &mut [Case]) -> Result<(), Fault> {
+    let mut root: Option<PathBuf> = None;
+    for (i, case) in cases.iter_mut().enumerate() {
+        let Operation::ReadArray { path, .. } = &mut case.operation else {
+            continue;
+        };
+        if path.is_absolute() {
+            continue;
+        }
+        let base = match &root {
+            Some(base) => base.clone(),
+            None => {
+                let found = suite_root(file).ok_or_else(|| {
+                    (
+                        format!("/cases/{i}/array/path"),
+                        "a relative array path needs a suite root: no folder above the vector file holds clauses.json"
+                            .to_string(),
+                    )
+                })?;
+                let base = std::fs::canonicalize(&found)
+                    .or_else(|_| std::path::absolute(&found))
+                    .unwrap_or(found);
+                root = Some(base.clone());
+                base
+            }
+        };
+        *path = base.join(&*path);
+    }
+    Ok(())
+}
+
+/// The case object as sent to an adapter: as written, except that a read-array
+/// case's `array.path` is the absolute path [`super::load_file`] resolved.
+#[must_use]
+pub fn wire_json(case: &Case) -> std::borrow::Cow<'_, Value> {
+    let Operation::ReadArray { path, .. } = &case.operation else {
+        return std::borrow::Cow::Borrowed(&case.json);
+    };
+    let mut json = case.json.clone();
+    if let Some(array) = json.get_mut("array").and_then(Value::as_object_mut) {
+        array.insert(
+            "path".into(),
+            Value::from(path.to_string_lossy().into_owned()),
+        );
+    }
+    std::borrow::Cow::Owned(json)
+}

@@ -1,0 +1,215 @@
+//! The codec chain of one array, resolved for its chunk shape (core spec,
+//! "Determination of encoded representations"), and a chunk encoded and decoded
+//! through it ("Encoding procedure", "Decoding procedure").
+
+use ndarray::{ArrayD, IxDyn};
+use zarr_reshape::{ErrorClass, ReshapeCodec};
+
+use super::element::{self, Element};
+use super::metadata::Codec;
+use super::{MAX_CHUNK_BYTES, ZarrError, usize_of};
+use crate::arrays::{DataType, MAX_ELEMENTS};
+
+/// An array -> array step, resolved for its decoded shape.
+#[derive(Debug, Clone)]
+enum Step {
+    /// `transpose`: encoded axis i is decoded axis `order[i]`; `inverse` undoes it.
+    Transpose {
+        order: Vec<usize>,
+        inverse: Vec<usize>,
+    },
+    /// `reshape`, with A_shape and B_shape fixed.
+    Reshape(ReshapeCodec),
+}
+
+/// The chain of one array: array -> array steps, then `bytes`, then compressors.
+#[derive(Debug, Clone)]
+pub(crate) struct Chain {
+    steps: Vec<Step>,
+    big_endian: bool,
+    compressors: Vec<super::compress::Compressor>,
+    /// The chunk shape, `decoded_representation[0]`.
+    chunk_shape: Vec<usize>,
+    /// The shape handed to `bytes`.
+    array_shape: Vec<usize>,
+}
+
+impl Chain {
+    /// Resolves `codecs` for chunks of `chunk_shape` and elements of `data_type`.
+    ///
+    /// # Errors
+    /// The reshape library's class when reshape cannot resolve its decoded shape;
+    /// `malformed-configuration` for codecs out of the core spec's order (array ->
+    /// array codecs, one array -> bytes codec, bytes -> bytes codecs), a transpose
+    /// of the wrong rank, or a multi-byte type without `endian`.
+    pub(crate) fn resolve(
+        codecs: &[Codec],
+        chunk_shape: &[u64],
+        data_type: DataType,
+    ) -> Result<Self, ZarrError> {
+        let elements = chunk_shape
+            .iter()
+            .try_fold(1u64, |acc, extent| acc.checked_mul(*extent));
+        if elements.is_none_or(|count| count > MAX_ELEMENTS) {
+            return Err(ZarrError::malformed(format!(
+                "chunks of {chunk_shape:?} hold more than {MAX_ELEMENTS} elements, this reader's limit"
+            )));
+        }
+        let mut shape = chunk_shape.to_vec();
+        let mut steps = Vec::new();
+        let mut rest = codecs.iter();
+        let big_endian = loop {
+            match rest.next() {
+                Some(Codec::Transpose(order)) => {
+                    if order.len() != shape.len() {
+                        return Err(ZarrError::malformed(format!(
+                            "transpose's order {order:?} does not fit the rank {} of its decoded shape {shape:?}",
+                            shape.len()
+                        )));
+                    }
+                    // transpose: B_shape[i] = A_shape[order[i]].
+                    shape = order
+                        .iter()
+                        .filter_map(|d| shape.get(*d).copied())
+                        .collect();
+                    let mut inverse = vec![0; order.len()];
+                    for (i, d) in order.iter().enumerate() {
+                        if let Some(slot) = inverse.get_mut(*d) {
+                            *slot = i;
+                        }
+                    }
+                    steps.push(Step::Transpose {
+                        order: order.clone(),
+                        inverse,
+                    });
+                }
+                Some(Codec::Reshape(configuration)) => {
+                    let codec = ReshapeCodec::new(configuration.clone(), &shape)?;
+                    shape = codec.encoded_shape().to_vec();
+                    steps.push(Step::Reshape(codec));
+                }
+                Some(Codec::Bytes(endian)) => match endian {
+                    Some(big) => break *big,
+                    None if element::size_of(data_type) == 1 => break false,
+                    None => {
+                        return Err(ZarrError::malformed(format!(
+                            "the bytes codec needs an endian for {}",
+                            data_type.name()
+                        )));
+                    }
+                },
+                Some(Codec::Compress(_)) | None => {
+                    return Err(ZarrError::malformed(
+                        "the codecs need one array -> bytes codec (bytes) after the array -> array codecs",
+                    ));
+                }
+            }
+        };
+        let compressors = rest
+            .map(|codec| match codec {
+                Codec::Compress(compressor) => Ok(compressor.clone()),
+                _ => Err(ZarrError::malformed(
+                    "after bytes only bytes -> bytes codecs (gzip, zstd) may follow",
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        let usizes = |shape: &[u64]| {
+            shape
+                .iter()
+                .map(|e| usize_of(*e))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok(Self {
+            steps,
+            big_endian,
+            compressors,
+            chunk_shape: usizes(chunk_shape)?,
+            array_shape: usizes(&shape)?,
+        })
+    }
+
+    /// The chunk shape.
+    pub(crate) fn chunk_shape(&self) -> &[usize] {
+        &self.chunk_shape
+    }
+
+    /// Encodes one chunk of the chunk shape into the bytes stored.
+    ///
+    /// # Errors
+    /// `shape-mismatch` for a chunk of another shape; a compressor's failure.
+    pub(crate) fn encode<T: Element>(&self, chunk: ArrayD<T>) -> Result<Vec<u8>, ZarrError> {
+        if chunk.shape() != self.chunk_shape.as_slice() {
+            return Err(ZarrError::new(
+                ErrorClass::ShapeMismatch,
+                format!(
+                    "a chunk of {:?}, the chunk shape is {:?}",
+                    chunk.shape(),
+                    self.chunk_shape
+                ),
+            ));
+        }
+        let mut array = chunk;
+        for step in &self.steps {
+            array = match step {
+                Step::Transpose { order, .. } => array.permuted_axes(IxDyn(order)),
+                Step::Reshape(codec) => codec.encode(&array)?.into_owned(),
+            };
+        }
+        let mut bytes = element::to_bytes(&array, self.big_endian);
+        for compressor in &self.compressors {
+            bytes = compressor.encode(&bytes)?;
+        }
+        Ok(bytes)
+    }
+
+    /// Decodes the bytes of one stored chunk into an array of the chunk shape.
+    ///
+    /// # Errors
+    /// A compressor's failure or output beyond [`MAX_CHUNK_BYTES`]; `shape-mismatch`
+    /// when the bytes do not hold the representation's elements; the reshape
+    /// library's errors.
+    pub(crate) fn decode<T: Element>(&self, stored: Vec<u8>) -> Result<ArrayD<T>, ZarrError> {
+        let mut bytes = stored;
+        for compressor in self.compressors.iter().rev() {
+            bytes = compressor.decode(&bytes, MAX_CHUNK_BYTES)?;
+        }
+        let mut array: ArrayD<T> = element::from_bytes(&bytes, &self.array_shape, self.big_endian)?;
+        for step in self.steps.iter().rev() {
+            array = match step {
+                Step::Transpose { inverse, .. } => array.permuted_axes(IxDyn(inverse)),
+                Step::Reshape(codec) => codec.decode(&array)?.into_owned(),
+            };
+        }
+        Ok(array)
+    }
+}
+
+/// The decoded shape the first `reshape` of `codecs` (codec objects as in
+/// `zarr.json`) is handed for chunks of `chunk_shape`: the chunk shape after the
+/// transposes before it. `None` when there is no reshape, or a codec before it is
+/// not a transpose that fits. Works on the JSON, so that it serves invalid reshape
+/// configurations too.
+#[must_use]
+pub fn reshape_decoded_shape(
+    codecs: &[serde_json::Value],
+    chunk_shape: &[u64],
+) -> Option<Vec<u64>> {
+    let mut shape = chunk_shape.to_vec();
+    for codec in codecs {
+        match codec.get("name").and_then(serde_json::Value::as_str)? {
+            "reshape" => return Some(shape),
+            "transpose" => {
+                let order = codec.pointer("/configuration/order")?.as_array()?;
+                if order.len() != shape.len() {
+                    return None;
+                }
+                shape = order
+                    .iter()
+                    .map(|d| shape.get(usize::try_from(d.as_u64()?).ok()?).copied())
+                    .collect::<Option<_>>()?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}

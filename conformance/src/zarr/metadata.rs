@@ -1,0 +1,288 @@
+//! `zarr.json` of a Zarr v3 array (core spec, "Array metadata"), for the subset this
+//! reader knows: core data types but `r*`, the `regular` chunk grid, the `default`
+//! chunk key encoding, and the codecs `transpose`, `reshape`, `bytes`, `gzip` and
+//! `zstd`. Anything else it does not recognise fails to open, unless marked
+//! `"must_understand": false` where the core spec allows that.
+
+use serde_json::{Map, Value};
+use zarr_reshape::ReshapeConfiguration;
+
+use super::ZarrError;
+use super::compress::Compressor;
+use crate::arrays::{DataType, TypedArray};
+
+/// The members of `zarr.json` this reader understands.
+const KNOWN_MEMBERS: [&str; 11] = [
+    "zarr_format",
+    "node_type",
+    "shape",
+    "data_type",
+    "chunk_grid",
+    "chunk_key_encoding",
+    "fill_value",
+    "codecs",
+    "attributes",
+    "storage_transformers",
+    "dimension_names",
+];
+
+/// An array's metadata, as far as reading and writing its chunks needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayMetadata {
+    /// The array's shape.
+    pub shape: Vec<u64>,
+    /// Its data type.
+    pub data_type: DataType,
+    /// The regular grid's chunk shape.
+    pub chunk_shape: Vec<u64>,
+    /// The default chunk key encoding's separator, `/` or `.`.
+    pub separator: char,
+    /// The fill value, as a 0-dimensional array of the data type.
+    pub fill_value: TypedArray,
+    /// The codecs, in order (those marked `"must_understand": false` and unknown dropped).
+    pub codecs: Vec<Codec>,
+}
+
+/// A codec this reader knows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Codec {
+    /// `transpose` (array -> array) with its `order`, a permutation.
+    Transpose(Vec<usize>),
+    /// `reshape` (array -> array), parsed by the zarr-reshape library.
+    Reshape(ReshapeConfiguration),
+    /// `bytes` (array -> bytes): big endian, little endian, or not given.
+    Bytes(Option<bool>),
+    /// `gzip` or `zstd` (bytes -> bytes).
+    Compress(Compressor),
+}
+
+impl ArrayMetadata {
+    /// Reads `zarr.json`'s JSON.
+    ///
+    /// # Errors
+    /// The reshape library's class for a reshape configuration it rejects;
+    /// `malformed-configuration` for anything else this reader cannot open.
+    pub fn from_json(json: &Value) -> Result<Self, ZarrError> {
+        let object = json
+            .as_object()
+            .ok_or_else(|| ZarrError::malformed("zarr.json must hold a JSON object"))?;
+        for (key, value) in object {
+            // Core spec, "must_understand": fail to open on a field not recognised
+            // unless it says "must_understand": false.
+            if !KNOWN_MEMBERS.contains(&key.as_str()) && !optional(value) {
+                return Err(ZarrError::malformed(format!(
+                    "zarr.json has the member {key:?}, which this reader does not understand"
+                )));
+            }
+        }
+        if object.get("zarr_format").and_then(Value::as_u64) != Some(3) {
+            return Err(ZarrError::malformed("zarr_format must be 3"));
+        }
+        if object.get("node_type").and_then(Value::as_str) != Some("array") {
+            return Err(ZarrError::malformed("node_type must be \"array\""));
+        }
+        let shape = u64s(object.get("shape"))
+            .ok_or_else(|| ZarrError::malformed("shape must be a list of integers"))?;
+        let data_type = object
+            .get("data_type")
+            .and_then(Value::as_str)
+            .and_then(DataType::from_name)
+            .ok_or_else(|| {
+                ZarrError::malformed(
+                    "data_type must name a core data type: bool, int8 .. uint64, float32, float64",
+                )
+            })?;
+        let chunk_shape = chunk_grid(object.get("chunk_grid"), shape.len())?;
+        let separator = chunk_key_encoding(object.get("chunk_key_encoding"))?;
+        let fill_value = object
+            .get("fill_value")
+            .ok_or_else(|| ZarrError::malformed("fill_value is required"))
+            .and_then(|fill| {
+                TypedArray::from_json(data_type, &[], fill).map_err(|why| {
+                    ZarrError::malformed(format!("fill_value is no {}: {why}", data_type.name()))
+                })
+            })?;
+        let codecs = object
+            .get("codecs")
+            .and_then(Value::as_array)
+            .ok_or_else(|| ZarrError::malformed("codecs must be a list"))?
+            .iter()
+            .filter_map(|codec| codec_of(codec).transpose())
+            .collect::<Result<Vec<Codec>, ZarrError>>()?;
+        if object.get("attributes").is_some_and(|a| !a.is_object()) {
+            return Err(ZarrError::malformed("attributes must be an object"));
+        }
+        match object.get("storage_transformers") {
+            None => {}
+            Some(Value::Array(list)) if list.is_empty() => {}
+            Some(_) => {
+                return Err(ZarrError::malformed(
+                    "storage transformers are not supported",
+                ));
+            }
+        }
+        if let Some(names) = object.get("dimension_names") {
+            let fits = names.as_array().is_some_and(|names| {
+                names.len() == shape.len()
+                    && names.iter().all(|name| name.is_string() || name.is_null())
+            });
+            if !fits {
+                return Err(ZarrError::malformed(
+                    "dimension_names must hold a string or null per dimension",
+                ));
+            }
+        }
+        Ok(Self {
+            shape,
+            data_type,
+            chunk_shape,
+            separator,
+            fill_value,
+            codecs,
+        })
+    }
+}
+
+/// Whether an unknown member may be ignored: an object with `"must_understand": false`.
+fn optional(value: &Value) -> bool {
+    value.get("must_understand") == Some(&Value::Bool(false))
+}
+
+fn u64s(value: Option<&Value>) -> Option<Vec<u64>> {
+    value?.as_array()?.iter().map(Value::as_u64).collect()
+}
+
+/// An extension definition: a short-hand name, or `{name, configuration?, must_understand?}`.
+fn extension(value: &Value, point: &str) -> Result<(String, Map<String, Value>, bool), ZarrError> {
+    if let Some(name) = value.as_str() {
+        return Ok((name.to_string(), Map::new(), true));
+    }
+    let object = value
+        .as_object()
+        .ok_or_else(|| ZarrError::malformed(format!("a {point} must be a name or an object")))?;
+    if let Some(key) = object
+        .keys()
+        .find(|key| !["name", "configuration", "must_understand"].contains(&key.as_str()))
+    {
+        return Err(ZarrError::malformed(format!(
+            "a {point} object has the unknown member {key:?}"
+        )));
+    }
+    let name = object
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ZarrError::malformed(format!("a {point} needs a name")))?;
+    let configuration = match object.get("configuration") {
+        None => Map::new(),
+        Some(Value::Object(configuration)) => configuration.clone(),
+        Some(_) => {
+            return Err(ZarrError::malformed(format!(
+                "the {name} {point}'s configuration must be an object"
+            )));
+        }
+    };
+    let must_understand = match object.get("must_understand") {
+        None => true,
+        Some(Value::Bool(flag)) => *flag,
+        Some(_) => {
+            return Err(ZarrError::malformed(
+                "must_understand must be true or false",
+            ));
+        }
+    };
+    Ok((name.to_string(), configuration, must_understand))
+}
+
+fn only(configuration: &Map<String, Value>, members: &[&str], name: &str) -> Result<(), ZarrError> {
+    match configuration
+        .keys()
+        .find(|key| !members.contains(&key.as_str()))
+    {
+        Some(key) => Err(ZarrError::malformed(format!(
+            "unknown member {key:?} in the {name} configuration"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn chunk_grid(value: Option<&Value>, rank: usize) -> Result<Vec<u64>, ZarrError> {
+    let (name, configuration, _) = extension(
+        value.ok_or_else(|| ZarrError::malformed("chunk_grid is required"))?,
+        "chunk grid",
+    )?;
+    if name != "regular" {
+        return Err(ZarrError::malformed(format!(
+            "the chunk grid {name:?} is not supported; only regular"
+        )));
+    }
+    only(&configuration, &["chunk_shape"], "regular chunk grid")?;
+    u64s(configuration.get("chunk_shape"))
+        .filter(|chunk| chunk.len() == rank && chunk.iter().all(|extent| *extent > 0))
+        .ok_or_else(|| {
+            ZarrError::malformed("chunk_shape must hold a positive integer per dimension of shape")
+        })
+}
+
+fn chunk_key_encoding(value: Option<&Value>) -> Result<char, ZarrError> {
+    let (name, configuration, _) = extension(
+        value.ok_or_else(|| ZarrError::malformed("chunk_key_encoding is required"))?,
+        "chunk key encoding",
+    )?;
+    if name != "default" {
+        return Err(ZarrError::malformed(format!(
+            "the chunk key encoding {name:?} is not supported; only default"
+        )));
+    }
+    only(&configuration, &["separator"], "default chunk key encoding")?;
+    match configuration.get("separator").map(Value::as_str) {
+        None | Some(Some("/")) => Ok('/'),
+        Some(Some(".")) => Ok('.'),
+        Some(_) => Err(ZarrError::malformed("the separator must be \"/\" or \".\"")),
+    }
+}
+
+/// One codec; `None` for an unknown codec marked `"must_understand": false`.
+fn codec_of(value: &Value) -> Result<Option<Codec>, ZarrError> {
+    let (name, configuration, must_understand) = extension(value, "codec")?;
+    let codec = match name.as_str() {
+        // The library parses the whole codec object, its members and name included.
+        "reshape" => Codec::Reshape(ReshapeConfiguration::from_codec_json(value)?),
+        "transpose" => {
+            only(&configuration, &["order"], "transpose")?;
+            let order: Vec<usize> = u64s(configuration.get("order"))
+                .and_then(|order| order.into_iter().map(|d| usize::try_from(d).ok()).collect())
+                .ok_or_else(|| {
+                    ZarrError::malformed("transpose's order must be a list of integers")
+                })?;
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            if !sorted.into_iter().eq(0..order.len()) {
+                return Err(ZarrError::malformed(format!(
+                    "transpose's order {order:?} is no permutation"
+                )));
+            }
+            Codec::Transpose(order)
+        }
+        "bytes" => {
+            only(&configuration, &["endian"], "bytes")?;
+            Codec::Bytes(match configuration.get("endian").map(Value::as_str) {
+                None => None,
+                Some(Some("little")) => Some(false),
+                Some(Some("big")) => Some(true),
+                Some(_) => {
+                    return Err(ZarrError::malformed("endian must be \"little\" or \"big\""));
+                }
+            })
+        }
+        other => match Compressor::from_json(other, &configuration) {
+            Some(compressor) => Codec::Compress(compressor?),
+            None if !must_understand => return Ok(None),
+            None => {
+                return Err(ZarrError::malformed(format!(
+                    "the codec {other:?} is not supported"
+                )));
+            }
+        },
+    };
+    Ok(Some(codec))
+}

@@ -1,0 +1,235 @@
+//! A small Zarr v3 array reader and writer, for the array fixtures of the suite
+//! (`spec-cases/arrays/`) and the `read-array` operation: a local folder holding
+//! `zarr.json` and chunk files, a regular chunk grid, the default chunk key
+//! encoding, and the codecs `transpose`, `reshape` (the zarr-reshape library),
+//! `bytes`, `gzip` and `zstd`.
+//!
+//! Errors carry a class of the suite's closed set: the reshape library's class for
+//! what the reshape codec rejects, `shape-mismatch` and `out-of-bounds` for a box
+//! of the wrong rank or outside the array, and `malformed-configuration` for
+//! everything else this reader cannot open or read. Resources are bounded: arrays
+//! and chunks of at most [`MAX_ELEMENTS`] elements, files of at most
+//! [`MAX_CHUNK_BYTES`] bytes, before and after decompression.
+
+mod chain;
+pub mod compress;
+pub(crate) mod element;
+pub mod grid;
+pub mod metadata;
+mod write;
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use ndarray::{ArrayD, IxDyn};
+use zarr_reshape::{ErrorClass, ReshapeError};
+
+use self::chain::Chain;
+pub use self::chain::reshape_decoded_shape;
+use self::element::{Element, with_element_type};
+use self::grid::{Touched, chunk_key, copy_box};
+pub use self::metadata::{ArrayMetadata, Codec};
+pub use self::write::encode_chunks;
+pub use crate::arrays::MAX_ELEMENTS;
+use crate::arrays::TypedArray;
+
+/// The largest file read (`zarr.json` or a chunk), and the largest chunk after
+/// decompression, in bytes.
+pub const MAX_CHUNK_BYTES: usize = 64 << 20;
+
+/// Why an array cannot be opened or read, with the class it gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZarrError {
+    /// The error class (`spec-cases/README.md`).
+    pub class: ErrorClass,
+    /// For people.
+    pub message: String,
+}
+
+impl ZarrError {
+    /// An error of `class`.
+    pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
+        Self {
+            class,
+            message: message.into(),
+        }
+    }
+
+    /// A `malformed-configuration` error: what this reader cannot open or read.
+    pub fn malformed(message: impl Into<String>) -> Self {
+        Self::new(ErrorClass::MalformedConfiguration, message)
+    }
+}
+
+impl fmt::Display for ZarrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.class, self.message)
+    }
+}
+
+impl std::error::Error for ZarrError {}
+
+impl From<ReshapeError> for ZarrError {
+    fn from(error: ReshapeError) -> Self {
+        Self::new(error.class(), format!("reshape codec: {error}"))
+    }
+}
+
+/// A `u64` as `usize`.
+pub(crate) fn usize_of(value: u64) -> Result<usize, ZarrError> {
+    usize::try_from(value).map_err(|_| {
+        ZarrError::new(
+            ErrorClass::Overflow,
+            format!("{value} does not fit in usize"),
+        )
+    })
+}
+
+/// Reads at most [`MAX_CHUNK_BYTES`] of a file; `None` when it does not exist.
+fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, ZarrError> {
+    let failed =
+        |error: std::io::Error| ZarrError::malformed(format!("{}: {error}", path.display()));
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(failed(error)),
+    };
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(MAX_CHUNK_BYTES)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
+    file.take(cap).read_to_end(&mut bytes).map_err(failed)?;
+    if bytes.len() > MAX_CHUNK_BYTES {
+        return Err(ZarrError::malformed(format!(
+            "{} is larger than {MAX_CHUNK_BYTES} bytes, this reader's limit",
+            path.display()
+        )));
+    }
+    Ok(Some(bytes))
+}
+
+/// An opened array: its metadata read and its codec chain resolved.
+#[derive(Debug, Clone)]
+pub struct ZarrArray {
+    dir: PathBuf,
+    metadata: ArrayMetadata,
+    chain: Chain,
+}
+
+impl ZarrArray {
+    /// Opens the array in folder `dir`: reads `zarr.json` and resolves the codec
+    /// chain for the chunk shape, so that a reshape the chunk shape breaks fails here.
+    ///
+    /// # Errors
+    /// See the module documentation.
+    pub fn open(dir: &Path) -> Result<Self, ZarrError> {
+        let path = dir.join("zarr.json");
+        let bytes = read_bounded(&path)?
+            .ok_or_else(|| ZarrError::malformed(format!("{} does not exist", path.display())))?;
+        let json = serde_json::from_slice(&bytes).map_err(|error| {
+            ZarrError::malformed(format!("{} is not JSON: {error}", path.display()))
+        })?;
+        Self::with_metadata(dir, ArrayMetadata::from_json(&json)?)
+    }
+
+    /// The array in folder `dir` with the given metadata.
+    ///
+    /// # Errors
+    /// As [`Self::open`].
+    pub fn with_metadata(dir: &Path, metadata: ArrayMetadata) -> Result<Self, ZarrError> {
+        let elements = metadata
+            .shape
+            .iter()
+            .try_fold(1u64, |acc, extent| acc.checked_mul(*extent));
+        if elements.is_none_or(|count| count > MAX_ELEMENTS) {
+            return Err(ZarrError::malformed(format!(
+                "an array of {:?} holds more than {MAX_ELEMENTS} elements, this reader's limit",
+                metadata.shape
+            )));
+        }
+        let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            metadata,
+            chain,
+        })
+    }
+
+    /// The array's metadata.
+    #[must_use]
+    pub fn metadata(&self) -> &ArrayMetadata {
+        &self.metadata
+    }
+
+    /// Reads the box `[start, stop)` of the array, or the whole array for `None`.
+    /// A chunk whose file does not exist reads as the fill value.
+    ///
+    /// # Errors
+    /// `shape-mismatch` for a box of another rank than the array's; `out-of-bounds`
+    /// for a box not within the array; otherwise see the module documentation.
+    pub fn read(&self, region: Option<(&[u64], &[u64])>) -> Result<TypedArray, ZarrError> {
+        let zeros = vec![0; self.metadata.shape.len()];
+        let (start, stop) = region.unwrap_or((&zeros, &self.metadata.shape));
+        let rank = self.metadata.shape.len();
+        if start.len() != rank || stop.len() != rank {
+            return Err(ZarrError::new(
+                ErrorClass::ShapeMismatch,
+                format!("a box from {start:?} to {stop:?} for an array of rank {rank}"),
+            ));
+        }
+        let inside = start
+            .iter()
+            .zip(stop)
+            .zip(&self.metadata.shape)
+            .all(|((a, b), n)| a <= b && b <= n);
+        if !inside {
+            return Err(ZarrError::new(
+                ErrorClass::OutOfBounds,
+                format!(
+                    "the box from {start:?} to {stop:?} is not within the array's shape {:?}",
+                    self.metadata.shape
+                ),
+            ));
+        }
+        with_element_type!(self.metadata.data_type, T => self.read_box::<T>(start, stop))
+    }
+
+    fn read_box<T: Element>(&self, start: &[u64], stop: &[u64]) -> Result<ArrayD<T>, ZarrError> {
+        let fill = fill_element::<T>(&self.metadata.fill_value)?;
+        let shape = start
+            .iter()
+            .zip(stop)
+            .map(|(a, b)| usize_of(b.saturating_sub(*a)))
+            .collect::<Result<Vec<usize>, _>>()?;
+        let mut out = ArrayD::from_elem(IxDyn(&shape), fill.clone());
+        for piece in Touched::new(start, stop, &self.metadata.chunk_shape).pieces()? {
+            let mut path = self.dir.clone();
+            path.extend(chunk_key(&piece.coords, self.metadata.separator).split('/'));
+            let chunk = match read_bounded(&path)? {
+                Some(bytes) => self.chain.decode::<T>(bytes).map_err(|error| ZarrError {
+                    message: format!("chunk {}: {}", path.display(), error.message),
+                    ..error
+                })?,
+                None => ArrayD::from_elem(IxDyn(self.chain.chunk_shape()), fill.clone()),
+            };
+            copy_box(&mut out, &piece.in_box, &chunk, &piece.in_chunk);
+        }
+        Ok(out)
+    }
+}
+
+/// The fill value as an element of type `T`.
+fn fill_element<T: Element>(fill_value: &TypedArray) -> Result<T, ZarrError> {
+    let bytes = element::with_elements!(fill_value, a => element::to_bytes(a, false));
+    T::get(&bytes, false)
+        .ok_or_else(|| ZarrError::malformed("the fill value does not fit the data type"))
+}
+
+/// Reads the array in folder `dir`, or its box `[start, stop)`.
+///
+/// # Errors
+/// As [`ZarrArray::open`] and [`ZarrArray::read`].
+pub fn read_array(dir: &Path, region: Option<(&[u64], &[u64])>) -> Result<TypedArray, ZarrError> {
+    ZarrArray::open(dir)?.read(region)
+}

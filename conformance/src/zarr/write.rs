@@ -1,0 +1,66 @@
+//! Writing: an array cut into the chunks of its regular grid, each padded to the
+//! full chunk shape with the fill value (the core spec's chunks all have the chunk
+//! shape) and encoded through the chain.
+
+use ndarray::{ArrayD, IxDyn};
+
+use super::chain::Chain;
+use super::element::{Element, with_elements};
+use super::grid::{Touched, chunk_key, copy_box};
+use super::{ArrayMetadata, MAX_ELEMENTS, ZarrError, fill_element};
+use crate::arrays::TypedArray;
+
+/// Every chunk of `array` under `metadata`, in C order of the chunk coordinates, as
+/// (key under the default chunk key encoding, stored bytes). Every chunk is
+/// written, also one that holds only the fill value.
+///
+/// # Errors
+/// `shape-mismatch` when the array's shape or data type is not the metadata's;
+/// the chain's errors (as for reading).
+pub fn encode_chunks(
+    metadata: &ArrayMetadata,
+    array: &TypedArray,
+) -> Result<Vec<(String, Vec<u8>)>, ZarrError> {
+    if array.shape() != metadata.shape || array.data_type() != metadata.data_type {
+        return Err(ZarrError::new(
+            zarr_reshape::ErrorClass::ShapeMismatch,
+            format!(
+                "an array of {} {:?} for metadata of {} {:?}",
+                array.data_type().name(),
+                array.shape(),
+                metadata.data_type.name(),
+                metadata.shape
+            ),
+        ));
+    }
+    let elements = metadata
+        .shape
+        .iter()
+        .try_fold(1u64, |acc, extent| acc.checked_mul(*extent));
+    if elements.is_none_or(|count| count > MAX_ELEMENTS) {
+        return Err(ZarrError::malformed(
+            "the array is larger than this writer's limit",
+        ));
+    }
+    let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
+    with_elements!(array, a => encode_typed(metadata, &chain, a))
+}
+
+fn encode_typed<T: Element>(
+    metadata: &ArrayMetadata,
+    chain: &Chain,
+    array: &ArrayD<T>,
+) -> Result<Vec<(String, Vec<u8>)>, ZarrError> {
+    let fill = fill_element::<T>(&metadata.fill_value)?;
+    let origin = vec![0; metadata.shape.len()];
+    let mut chunks = Vec::new();
+    for piece in Touched::new(&origin, &metadata.shape, &metadata.chunk_shape).pieces()? {
+        let mut chunk = ArrayD::from_elem(IxDyn(chain.chunk_shape()), fill.clone());
+        copy_box(&mut chunk, &piece.in_chunk, array, &piece.in_box);
+        chunks.push((
+            chunk_key(&piece.coords, metadata.separator),
+            chain.encode(chunk)?,
+        ));
+    }
+    Ok(chunks)
+}
