@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use zarr_reshape_conformance::coverage::{self, tally};
-use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::judge::{ClassCheck, judge};
 use zarr_reshape_conformance::matrix;
 use zarr_reshape_conformance::registry::Registry;
 use zarr_reshape_conformance::report::markdown;
@@ -193,6 +193,60 @@ fn zarrs_results() -> String {
            [conformance/reports/zarrs-0.23.14.md](conformance/reports/zarrs-0.23.14.md).\n"
 }
 
+/// The outcome of each read-array case in a committed runner Markdown report: a
+/// case in its list of cases that did not pass shows the outcome given there.
+fn outcomes_in(report: &str) -> BTreeMap<String, String> {
+    report
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("- `")?;
+            let (id, rest) = rest.split_once('`')?;
+            let outcome = rest.split_once("): ")?.1.split(':').next()?.to_string();
+            Some((id.to_string(), outcome))
+        })
+        .collect()
+}
+
+/// Fixture by reader: the reference in-process, then the committed runs of the peers.
+fn arrays_table(files: &[(PathBuf, Vec<Case>)]) -> String {
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let peers = [
+        ("zarrs 0.23.14", "zarrs-0.23.14.results.md"),
+        (
+            "zarr-python 3.4.2 + zarrs-python 0.2.3",
+            "zarr-python-3.4.2.results.md",
+        ),
+    ];
+    let peer_outcomes: Vec<BTreeMap<String, String>> = peers
+        .iter()
+        .map(|(_, file)| outcomes_in(&std::fs::read_to_string(reports.join(file)).unwrap()))
+        .collect();
+    let mut out = String::from("| case | level | reference |");
+    for (name, _) in &peers {
+        out += &format!(" {name} |");
+    }
+    out += "\n|---|---|---|";
+    out += &"---|".repeat(peers.len());
+    out += "\n";
+    let cases = files.iter().flat_map(|(_, cases)| cases);
+    for case in cases.filter(|case| case.operation.name() == "read-array") {
+        let reference = judge(
+            case,
+            &zarr_reshape_conformance::reference::run(case),
+            ClassCheck::Strict,
+        );
+        out += &format!("| `{}` | {} | {} |", case.id, case.level, reference.name());
+        for outcomes in &peer_outcomes {
+            out += &format!(
+                " {} |",
+                outcomes.get(&case.id).map_or("pass", String::as_str)
+            );
+        }
+        out += "\n";
+    }
+    out
+}
+
 #[test]
 fn conformance_md_is_up_to_date() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../CONFORMANCE.md");
@@ -210,6 +264,7 @@ fn conformance_md_is_up_to_date() {
         ("meaning-check", meaning),
         ("reference-results", reference_results()),
         ("zarrs-results", zarrs_results()),
+        ("arrays", arrays_table(&files)),
     ];
     let mut fresh = current.clone();
     for (name, content) in &blocks {

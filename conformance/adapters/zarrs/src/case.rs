@@ -29,6 +29,10 @@ fn answer(case: &Value, line: &str) -> Step<Answer> {
     if !crate::OPERATIONS.contains(&operation) {
         return Err(Answer::Skipped(format!("unknown operation {operation:?}")));
     }
+    if operation == "read-array" {
+        // A whole array on disk, through zarrs' `Array` API (src/read.rs).
+        return crate::read::answer(case).map(Answer::Output);
+    }
     // As zarrs opens an array: the codec from the metadata first, then a chunk.
     let codecs = codec::build(&codec_entry(case)?)?;
     let decoded = decoded_shape(case.get("decoded_shape"))?;

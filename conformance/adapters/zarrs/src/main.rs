@@ -12,6 +12,8 @@ mod codec;
 mod panics;
 mod probe;
 mod rawjson;
+mod read;
+mod write;
 
 use std::io::{BufRead, Write};
 
@@ -20,9 +22,29 @@ use serde_json::{Value, json};
 use crate::answer::Answer;
 
 /// The operations this adapter answers.
-const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
+const OPERATIONS: [&str; 6] = [
+    "resolve",
+    "encode",
+    "decode",
+    "map-index",
+    "map-region",
+    "read-array",
+];
 
 fn main() {
+    // `write-arrays OUT_DIR`: arrays written by zarrs, for other readers (src/write.rs).
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(command) = args.get(1) {
+        let result = match (command.as_str(), args.get(2)) {
+            ("write-arrays", Some(out)) if args.len() == 3 => write::main(out.as_ref()),
+            _ => Err("usage: zarrs-reshape-adapter [write-arrays OUT_DIR]".to_string()),
+        };
+        if let Err(error) = result {
+            eprintln!("zarrs-reshape-adapter: {error}");
+            std::process::exit(2);
+        }
+        return;
+    }
     panics::install_hook();
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();

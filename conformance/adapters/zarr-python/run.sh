@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The zarr-python conformance run, as CI runs it (see README.md):
+#   creates or reuses .venv (setup.sh: zarr-python 3.4.2 + zarrs-python 0.2.3, pinned
+#   with hashes), then runs the suite's read-array cases against adapter.py with
+#   conformance/expectations/zarr-python-3.4.2.toml.
+# Usage: run.sh [REPORT.md]   also writes the runner's Markdown report to REPORT.md.
+# Without CPython 3.12 or 3.13, prints one line starting "SKIP zarr-python:" and
+# exits 0. Otherwise exits as the runner does: 0 when every MUST case passes or is a
+# listed known failure and no listed case passes, 1 otherwise, 2 when the run cannot
+# start; or as setup.sh does when the environment cannot be made.
+set -euo pipefail
+
+report=()
+if [[ $# -ge 1 ]]; then
+  case "$1" in
+    /*) report=(--report "markdown=$1") ;;
+    *) report=(--report "markdown=$PWD/$1") ;;
+  esac
+fi
+
+cd "$(dirname "$0")/../../.."
+adapter=conformance/adapters/zarr-python
+
+status=0
+bash "$adapter/setup.sh" || status=$?
+if [[ $status -eq 3 ]]; then
+  echo "SKIP zarr-python: no CPython 3.12 or 3.13 on this machine (PATH or pyenv); zarr-python 3.4.2 needs 3.12+. Set PYTHON=/path/to/python3.12 to run it."
+  exit 0
+elif [[ $status -ne 0 ]]; then
+  exit "$status"
+fi
+
+cargo run --release --locked -p zarr-reshape-conformance -- run \
+  --adapter "$adapter/.venv/bin/python $adapter/adapter.py" \
+  --cases spec-cases/generated/read-array.json \
+  --expectations conformance/expectations/zarr-python-3.4.2.toml \
+  ${report[@]+"${report[@]}"}
