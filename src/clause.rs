@@ -81,6 +81,8 @@ clauses! {
     InputDimsRange = "input-dims.range", Interpretation;
     /// Sizes and products fit in 64 bits or are an error (reading I-7).
     LimitsU64 = "limits.u64", Interpretation;
+    /// Ranks and lengths beyond the resource limits are an error (reading I-10).
+    LimitsRank = "limits.rank", Interpretation;
     /// `rank(B) == len(shape)`.
     AlgorithmRank = "algorithm.rank", Must;
     /// `ravel(B) == ravel(A)`.

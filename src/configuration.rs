@@ -10,7 +10,7 @@ use serde_json::{Map, Number, Value};
 use crate::clause::Clause;
 use crate::error::{Position, ReshapeError, Result};
 use crate::explain::{Trace, Verdict};
-use crate::{input_dims, shape};
+use crate::{input_dims, limits, shape};
 
 /// One element `shape[i]` of the configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -139,6 +139,7 @@ impl ReshapeConfiguration {
                 });
             }
         };
+        check_shape_len(elements.len())?;
         let mut shape = Vec::with_capacity(elements.len());
         for (element, value) in elements.iter().enumerate() {
             let parsed = parse_element(value, element)?;
@@ -158,6 +159,12 @@ impl ReshapeConfiguration {
 
     /// The parse-phase rules that look at several elements at once.
     fn checked(shape: Vec<ShapeElement>, trace: &mut Trace) -> Result<Self> {
+        check_shape_len(shape.len())?;
+        for (element, item) in shape.iter().enumerate() {
+            if let ShapeElement::InputDims(dims) = item {
+                check_input_dims_len(element, dims.len())?;
+            }
+        }
         shape::check_auto_once(&shape, trace)?;
         input_dims::check_increasing(&shape, trace)?;
         Ok(Self { shape })
@@ -214,26 +221,52 @@ fn parse_element(value: &Value, element: usize) -> Result<ShapeElement> {
                 value: number.to_string(),
             }),
         },
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(j, item)| {
-                parse_input_dim(
-                    item,
-                    Position {
-                        element,
-                        input_dim: Some(j),
-                    },
-                )
-            })
-            .collect::<Result<Vec<u64>>>()
-            .map(ShapeElement::InputDims),
+        Value::Array(items) => check_input_dims_len(element, items.len()).and_then(|()| {
+            items
+                .iter()
+                .enumerate()
+                .map(|(j, item)| {
+                    parse_input_dim(
+                        item,
+                        Position {
+                            element,
+                            input_dim: Some(j),
+                        },
+                    )
+                })
+                .collect::<Result<Vec<u64>>>()
+                .map(ShapeElement::InputDims)
+        }),
         other => Err(ReshapeError::WrongKind {
             at,
             wanted: "a positive integer, an array of input dims, or -1",
             found: json_kind(other),
         }),
     }
+}
+
+/// limits.rank (I-10): at most `MAX_SHAPE_LEN` elements in `shape`.
+fn check_shape_len(len: usize) -> Result<()> {
+    if len > limits::MAX_SHAPE_LEN {
+        return Err(ReshapeError::ConfigurationTooLarge {
+            what: "len(shape)".into(),
+            found: len,
+            limit: limits::MAX_SHAPE_LEN,
+        });
+    }
+    Ok(())
+}
+
+/// limits.rank (I-10): at most `MAX_INPUT_DIMS` input dims in one element.
+fn check_input_dims_len(element: usize, len: usize) -> Result<()> {
+    if len > limits::MAX_INPUT_DIMS {
+        return Err(ReshapeError::ConfigurationTooLarge {
+            what: format!("the number of input dims of shape[{element}]"),
+            found: len,
+            limit: limits::MAX_INPUT_DIMS,
+        });
+    }
+    Ok(())
 }
 
 /// shape.size: a size must be positive.

@@ -127,6 +127,24 @@ impl fmt::Display for Argument {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReshapeError {
+    /// The configuration is beyond a resource limit of [`crate::limits`].
+    #[error("{what} is {found}, beyond the limit of {limit} (limits.rank)")]
+    ConfigurationTooLarge {
+        /// What was counted, e.g. `len(shape)` or `the input dims of shape[0]`.
+        what: String,
+        /// How many there are.
+        found: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The decoded shape has more dimensions than [`crate::limits::MAX_RANK`].
+    #[error("the decoded shape has rank {found}, beyond the limit of {limit} (limits.rank)")]
+    RankTooLarge {
+        /// The decoded rank.
+        found: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// The codec object is not a JSON object.
     #[error("the codec must be a JSON object, found {found}")]
     CodecNotObject {
@@ -349,7 +367,8 @@ impl ReshapeError {
             | Self::ShapeNotArray { .. }
             | Self::WrongKind { .. }
             | Self::NotAnInteger { .. }
-            | Self::NegativeInputDim { .. } => C::MalformedConfiguration,
+            | Self::NegativeInputDim { .. }
+            | Self::ConfigurationTooLarge { .. } => C::MalformedConfiguration,
             Self::InvalidSize { .. } => C::InvalidSize,
             Self::SizeTooLarge { .. } | Self::Overflow { .. } => C::Overflow,
             Self::RepeatedAuto { .. } => C::RepeatedAuto,
@@ -361,7 +380,9 @@ impl ReshapeError {
                 C::ElementCountMismatch
             }
             Self::PrefixMisaligned { .. } | Self::SuffixMisaligned { .. } => C::InputDimsMisaligned,
-            Self::ShapeMismatch { .. } | Self::RankMismatch { .. } => C::ShapeMismatch,
+            Self::ShapeMismatch { .. } | Self::RankMismatch { .. } | Self::RankTooLarge { .. } => {
+                C::ShapeMismatch
+            }
             Self::OutOfBounds { .. } => C::OutOfBounds,
         }
     }
@@ -381,6 +402,7 @@ impl ReshapeError {
             Self::InvalidSize { .. } => Clause::ShapeSize,
             Self::NegativeInputDim { .. } => Clause::ShapeInputDims,
             Self::SizeTooLarge { .. } | Self::Overflow { .. } => Clause::LimitsU64,
+            Self::ConfigurationTooLarge { .. } | Self::RankTooLarge { .. } => Clause::LimitsRank,
             Self::RepeatedAuto { .. } => Clause::ShapeAutoOnce,
             Self::InputDimsNotIncreasing { .. } => Clause::InputDimsIncreasing,
             Self::InputDimTooLarge { .. } | Self::InputDimOutOfRange { .. } => {

@@ -30,6 +30,7 @@ pub mod configuration;
 pub mod error;
 pub mod explain;
 pub mod input_dims;
+pub mod limits;
 pub mod mapping;
 mod product;
 pub mod shape;

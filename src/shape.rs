@@ -30,6 +30,13 @@ impl ReshapeConfiguration {
     }
 
     pub(crate) fn resolve_traced(&self, a_shape: &[u64], trace: &mut Trace) -> Result<Vec<u64>> {
+        // limits.rank (I-10): the decoded rank is bounded before any work.
+        if a_shape.len() > crate::limits::MAX_RANK {
+            return Err(ReshapeError::RankTooLarge {
+                found: a_shape.len(),
+                limit: crate::limits::MAX_RANK,
+            });
+        }
         let shape = self.shape();
         let mut extents: Vec<Option<u64>> = Vec::with_capacity(shape.len());
         for (element, item) in shape.iter().enumerate() {

@@ -119,6 +119,18 @@ fn errors() -> Vec<(&'static str, (String, ReshapeError))> {
             configuration_error(&json!({"shape": [huge()]})),
         ),
         (
+            "limits.rank-shape-too-long",
+            configuration_error(&json!({"shape": vec![1; 257]})),
+        ),
+        (
+            "limits.rank-too-many-input-dims",
+            configuration_error(&json!({"shape": [(0..257).collect::<Vec<u64>>()]})),
+        ),
+        (
+            "limits.rank-decoded-rank",
+            resolve_error(&json!([-1]), &[1; 257]),
+        ),
+        (
             "shape.auto.once",
             configuration_error(&json!({"shape": [-1, [1], -1]})),
         ),

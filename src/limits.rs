@@ -1,0 +1,30 @@
+//! Resource limits (clause `limits.rank`, reading I-10): bounds that a hostile
+//! `zarr.json` cannot get past. Each is checked before any work that depends on
+//! it, with a clear error class; resolution and mapping never allocate in
+//! proportion to the number of elements of the array, only to the rank.
+//!
+//! | Bound | Limit | Error class |
+//! |---|---|---|
+//! | `len(shape)`, the encoded rank | [`MAX_SHAPE_LEN`] | `malformed-configuration` |
+//! | input dims in one element of `shape` | [`MAX_INPUT_DIMS`] | `malformed-configuration` |
+//! | the decoded rank, `len(A_shape)` | [`MAX_RANK`] | `shape-mismatch` |
+//! | nesting depth of the JSON text | [`MAX_JSON_DEPTH`] (serde_json's recursion limit) | not JSON: the caller's parse error |
+//!
+//! Sizes, extents and products are bounded by 64 bits (clause `limits.u64`).
+
+/// The largest decoded rank accepted by resolution (and so by every operation).
+/// Zarr arrays in practice have a handful of dimensions; NumPy caps them at 64.
+pub const MAX_RANK: usize = 256;
+
+/// The largest number of elements of `shape`, the encoded rank.
+pub const MAX_SHAPE_LEN: usize = MAX_RANK;
+
+/// The largest number of input dims in one element of `shape`. Input dims strictly
+/// increase and stay below the decoded rank, so a valid element never has more
+/// than [`MAX_RANK`].
+pub const MAX_INPUT_DIMS: usize = MAX_RANK;
+
+/// The deepest nesting of arrays and objects that JSON text may have: serde_json's
+/// recursion limit, which `serde_json::from_str` and `from_slice` enforce with a
+/// "recursion limit exceeded" error. A valid configuration nests 4 deep.
+pub const MAX_JSON_DEPTH: usize = 128;
