@@ -334,3 +334,74 @@ fn the_reference_answers_alike_in_process_and_through_the_adapter() {
     }
     assert_eq!(adapter.restarts(), 0);
 }
+
+/// Ctrl-C (SIGINT to the runner) mid-run: the run stops after the case in flight,
+/// the JSON-lines report is valid line by line and ends with a footer saying
+/// `"interrupted": true`, every record before it is one case at most once, and the
+/// exit code says failure.
+#[test]
+fn an_interrupted_run_leaves_a_valid_partial_report_with_an_interrupted_footer() {
+    let dir = std::env::temp_dir().join(format!("zarr-reshape-sigint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("report.jsonl");
+    let adapter = fake(&["slow", "100"])
+        .iter()
+        .map(|word| shlex::try_quote(word).unwrap().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = std::process::Command::new(reference_binary())
+        .arg("run")
+        .arg("--adapter")
+        .arg(&adapter)
+        .arg("--report")
+        .arg(format!("jsonl={}", report.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for a few records, then interrupt.
+    let begun = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&report)
+            .map(|text| text.lines().count())
+            .unwrap_or(0);
+        if lines >= 4 {
+            break;
+        }
+        assert!(begun.elapsed() < Duration::from_secs(60), "no records");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The shell's builtin kill: no dependency on a kill binary being installed.
+    let status = std::process::Command::new("sh")
+        .args(["-c", "kill -INT \"$0\"", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert_eq!(exit.code(), Some(1), "an interrupted run fails: {exit}");
+
+    let text = std::fs::read_to_string(&report).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let footer = lines.last().unwrap();
+    assert_eq!(footer["type"], "footer", "{footer}");
+    assert_eq!(footer["interrupted"], true, "{footer}");
+    assert_eq!(footer["succeeded"], false, "{footer}");
+    let records: Vec<&str> = lines
+        .iter()
+        .filter(|line| line["type"] == "case")
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    let total = footer["counts"]["total"].as_u64().unwrap();
+    assert_eq!(
+        u64::try_from(records.len()).unwrap(),
+        total,
+        "one record per counted case"
+    );
+    let unique: std::collections::HashSet<&&str> = records.iter().collect();
+    assert_eq!(unique.len(), records.len(), "no case twice");
+    assert!((3..200).contains(&total), "stopped early: {total} records");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

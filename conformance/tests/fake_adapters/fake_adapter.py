@@ -16,6 +16,7 @@ this process received, so a restarted process counts from 1 again.
   twice                     every answer twice
   stderr-spam BYTES         BYTES of stderr before each answer
   huge-line N BYTES         on case N: the answer padded to BYTES, one newline at the end
+  slow MS                   wait MS milliseconds before each answer
   exit-at-start             exit with status 7 on start, after a word on stderr
   refuse-start              answer start with ok: false
   silent-start              never answer start
@@ -93,6 +94,8 @@ def main():
         if fault == "huge-line" and received == n:
             padding = int(args[1])
             answer["result"] = {"padding": "p" * padding}
+        if fault == "slow":
+            time.sleep(int(args[0]) / 1000)
         say(answer)
         if fault == "twice":
             say(answer)

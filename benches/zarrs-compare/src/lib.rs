@@ -1,0 +1,1 @@
+//! Benchmarks only: see `benches/compare.rs` and the repository's BENCHMARKS.md.
