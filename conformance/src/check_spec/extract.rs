@@ -219,20 +219,8 @@ fn unfenced_blocks(text: &str, document: &mut Document) {
 /// The offset of the brace that closes the one at `open`, strings skipped.
 fn balanced_end(text: &str, open: usize) -> Option<usize> {
     let mut depth: usize = 0;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (offset, c) in text.get(open..)?.char_indices() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (offset, c) in super::spans::outside_strings(text.get(open..)?) {
         match c {
-            '"' => in_string = true,
             '{' | '[' => depth = depth.saturating_add(1),
             '}' | ']' => {
                 depth = depth.saturating_sub(1);

@@ -184,12 +184,11 @@ pub(crate) fn token_at(text: &str, at: usize) -> Range<usize> {
     at..at.saturating_add(length)
 }
 
-/// The innermost bracket still open before `end`, strings skipped.
-pub(crate) fn unclosed(text: &str, end: usize) -> Option<(char, usize)> {
-    let mut stack: Vec<(char, usize)> = Vec::new();
+/// The characters of `text` outside JSON strings (quotes included), with their offsets.
+pub(crate) fn outside_strings(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let mut in_string = false;
     let mut escaped = false;
-    for (offset, c) in text.get(..end)?.char_indices() {
+    text.char_indices().filter(move |&(_, c)| {
         if in_string {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -197,15 +196,23 @@ pub(crate) fn unclosed(text: &str, end: usize) -> Option<(char, usize)> {
                 (false, '"') => in_string = false,
                 _ => {}
             }
-        } else {
-            match c {
-                '"' => in_string = true,
-                '{' | '[' => stack.push((c, offset)),
-                '}' | ']' => {
-                    stack.pop();
-                }
-                _ => {}
+            return false;
+        }
+        in_string = c == '"';
+        true
+    })
+}
+
+/// The innermost bracket still open before `end`, strings skipped.
+pub(crate) fn unclosed(text: &str, end: usize) -> Option<(char, usize)> {
+    let mut stack: Vec<(char, usize)> = Vec::new();
+    for (offset, c) in outside_strings(text.get(..end)?) {
+        match c {
+            '{' | '[' => stack.push((c, offset)),
+            '}' | ']' => {
+                stack.pop();
             }
+            _ => {}
         }
     }
     stack.pop()
