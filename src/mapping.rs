@@ -114,18 +114,21 @@ impl ReshapeCodec {
         let box_shape = to_usize(&box_shape)?;
         let contiguous = encoded.as_standard_layout();
         let elements = contiguous.as_slice().unwrap_or_default();
+        // Every run of a box has the same length.
+        let run_len = usize::try_from(runs.len).map_err(|_| ReshapeError::Overflow {
+            what: format!("a run of {} elements on this platform (usize)", runs.len),
+        })?;
         let mut gathered = Vec::with_capacity(box_shape.iter().product());
-        for run in runs {
-            let range = usize::try_from(run.offset).ok().and_then(|offset| {
-                Some(offset..offset.checked_add(usize::try_from(run.len).ok()?)?)
-            });
-            let slice = range.and_then(|range| elements.get(range)).ok_or_else(|| {
-                ReshapeError::Overflow {
-                    what: format!("run {run:?} on this platform (usize)"),
-                }
-            })?;
+        runs.try_for_each_offset(|offset| {
+            let slice = usize::try_from(offset)
+                .ok()
+                .and_then(|offset| elements.get(offset..offset.checked_add(run_len)?))
+                .ok_or_else(|| ReshapeError::Overflow {
+                    what: format!("a run of {run_len} at offset {offset} on this platform (usize)"),
+                })?;
             gathered.extend_from_slice(slice);
-        }
+            Ok(())
+        })?;
         ArrayD::from_shape_vec(IxDyn(&box_shape), gathered).map_err(|error| {
             ReshapeError::Overflow {
                 what: format!("the gathered box {box_shape:?}: {error}"),
@@ -187,17 +190,26 @@ fn check_rank(shape: &[u64], rank: usize, argument: Argument) -> Result<()> {
 ///
 /// Dimensions after `split` are covered whole by the box, so one run spans the
 /// box's extent along `split` times everything after it; an odometer walks the
-/// dimensions before `split`.
+/// dimensions before `split`, moving the next run's offset by one stride per step.
 #[derive(Debug, Clone)]
 pub struct Runs {
-    start: Vec<u64>,
-    stop: Vec<u64>,
-    /// The next run's coordinates along the dimensions before `split`.
-    cursor: Vec<u64>,
-    /// C-order strides of A: `strides[d] = prod(A_shape[d+1:])`.
-    strides: Vec<u64>,
+    /// The dimensions before `split`, outermost first.
+    odometer: Vec<Wheel>,
+    /// The next run's offset.
+    offset: u64,
     len: u64,
     done: bool,
+}
+
+/// One dimension of the odometer: where the box starts and stops along it, where
+/// the next run is, and how far one step along it moves the offset.
+#[derive(Debug, Clone, Copy)]
+struct Wheel {
+    start: u64,
+    stop: u64,
+    coordinate: u64,
+    /// `prod(A_shape[d+1:])`: the C-order stride of this dimension.
+    stride: u64,
 }
 
 impl Runs {
@@ -220,10 +232,8 @@ impl Runs {
         if start.iter().zip(stop).any(|(a, b)| a == b) {
             // No element, so no run; the strides of an empty array need not fit in 64 bits.
             return Ok(Self {
-                start: Vec::new(),
-                stop: Vec::new(),
-                cursor: Vec::new(),
-                strides: Vec::new(),
+                odometer: Vec::new(),
+                offset: 0,
                 len: 0,
                 done: true,
             });
@@ -250,36 +260,70 @@ impl Runs {
             .ok_or_else(|| ReshapeError::Overflow {
                 what: "a run length".into(),
             })?;
+        // The first run starts at `start`; inside the box, so below prod(A_shape).
+        let offset = start
+            .iter()
+            .zip(&strides)
+            .map(|(c, s)| c.saturating_mul(*s))
+            .fold(0, u64::saturating_add);
+        let odometer = start
+            .iter()
+            .zip(stop)
+            .zip(&strides)
+            .take(split)
+            .map(|((&start, &stop), &stride)| Wheel {
+                start,
+                stop,
+                coordinate: start,
+                stride,
+            })
+            .collect();
         Ok(Self {
-            cursor: start.get(..split).unwrap_or_default().to_vec(),
-            start: start.to_vec(),
-            stop: stop.to_vec(),
-            strides,
+            odometer,
+            offset,
             len,
             done: false,
         })
     }
 
-    fn offset(&self) -> u64 {
-        // Inside the box, so below prod(A_shape): no overflow.
-        let outer = self.cursor.iter().zip(&self.strides);
-        let split = self.cursor.len();
-        let at_split = self.start.get(split).copied().unwrap_or(0);
-        let split_stride = self.strides.get(split).copied().unwrap_or(1);
-        outer
-            .map(|(c, s)| c.saturating_mul(*s))
-            .fold(at_split.saturating_mul(split_stride), u64::saturating_add)
+    /// Calls `visit` with the offset of every run, in C order, stopping at the first
+    /// error. The innermost dimension of the odometer is walked in a plain loop (one
+    /// stride per run), which is what makes a gather of short runs cost what copying
+    /// them costs.
+    fn try_for_each_offset(mut self, mut visit: impl FnMut(u64) -> Result<()>) -> Result<()> {
+        if self.done {
+            return Ok(());
+        }
+        let Some(inner) = self.odometer.pop() else {
+            return visit(self.offset);
+        };
+        loop {
+            let mut offset = self.offset;
+            for _ in inner.start..inner.stop {
+                visit(offset)?;
+                offset = offset.saturating_add(inner.stride);
+            }
+            if !self.advance() {
+                return Ok(());
+            }
+        }
     }
 
-    /// Moves the odometer to the next run; false when the box is done.
+    /// Moves the odometer to the next run; false when the box is done. Every offset
+    /// stays inside the box, so below prod(A_shape): the saturating steps never saturate.
     fn advance(&mut self) -> bool {
-        for (d, coordinate) in self.cursor.iter_mut().enumerate().rev() {
-            let next = coordinate.saturating_add(1);
-            if Some(&next) < self.stop.get(d) {
-                *coordinate = next;
+        for wheel in self.odometer.iter_mut().rev() {
+            let next = wheel.coordinate.saturating_add(1);
+            if next < wheel.stop {
+                wheel.coordinate = next;
+                self.offset = self.offset.saturating_add(wheel.stride);
                 return true;
             }
-            *coordinate = self.start.get(d).copied().unwrap_or(0);
+            let back = wheel.coordinate.saturating_sub(wheel.start);
+            self.offset = self
+                .offset
+                .saturating_sub(back.saturating_mul(wheel.stride));
+            wheel.coordinate = wheel.start;
         }
         false
     }
@@ -288,12 +332,13 @@ impl Runs {
 impl Iterator for Runs {
     type Item = Run;
 
+    #[inline]
     fn next(&mut self) -> Option<Run> {
         if self.done {
             return None;
         }
         let run = Run {
-            offset: self.offset(),
+            offset: self.offset,
             len: self.len,
         };
         self.done = !self.advance();
