@@ -58,6 +58,7 @@ pub(crate) struct Trace {
 
 impl Trace {
     /// A trace that records nothing.
+    #[inline]
     pub(crate) fn off() -> Self {
         Self { steps: None }
     }
@@ -69,6 +70,7 @@ impl Trace {
     }
 
     /// Records a step; `detail` is only called when tracing is on.
+    #[inline]
     pub(crate) fn note(
         &mut self,
         clause: Clause,
@@ -87,6 +89,7 @@ impl Trace {
     }
 
     /// Records a rule's verdict and returns `Err(error)` when it is violated.
+    #[inline]
     pub(crate) fn check(
         &mut self,
         holds: bool,

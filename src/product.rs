@@ -4,6 +4,7 @@
 ///
 /// A zero factor makes the product 0 even when the factors before it overflowed,
 /// as `prod` does over the integers.
+#[inline]
 pub(crate) fn product(factors: impl IntoIterator<Item = u64>) -> Option<u64> {
     let mut acc: u64 = 1;
     let mut overflowed = false;
@@ -20,6 +21,7 @@ pub(crate) fn product(factors: impl IntoIterator<Item = u64>) -> Option<u64> {
 }
 
 /// `prod(shape[range])` for a range of a shape given as a slice; an empty range is 1.
+#[inline]
 pub(crate) fn product_of(shape: &[u64]) -> Option<u64> {
     product(shape.iter().copied())
 }

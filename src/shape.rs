@@ -38,7 +38,9 @@ impl ReshapeConfiguration {
             });
         }
         let shape = self.shape();
-        let mut extents: Vec<Option<u64>> = Vec::with_capacity(shape.len());
+        // B_shape, built in place: the -1's slot holds 0 until shape.auto.value fills it.
+        let mut b_shape: Vec<u64> = Vec::with_capacity(shape.len());
+        let mut auto = None;
         for (element, item) in shape.iter().enumerate() {
             let at = Some(Position {
                 element,
@@ -50,20 +52,23 @@ impl ReshapeConfiguration {
                     trace.note(Clause::ShapeSize, at, Verdict::Defines, || {
                         format!("B_shape[{element}] := {size}")
                     });
-                    Some(*size)
+                    *size
                 }
-                ShapeElement::InputDims(dims) => {
-                    Some(input_dims_extent(element, dims, a_shape, trace)?)
+                ShapeElement::InputDims(dims) => input_dims_extent(element, dims, a_shape, trace)?,
+                ShapeElement::Auto => {
+                    auto = Some(element);
+                    0
                 }
-                ShapeElement::Auto => None,
             };
-            extents.push(extent);
+            b_shape.push(extent);
         }
         // limits.u64 (I-7): every product below is exact or an overflow error.
         let a_product = product_of(a_shape).ok_or_else(|| ReshapeError::Overflow {
             what: format!("prod(A_shape) for A_shape = {}", list(a_shape)),
         })?;
-        let b_shape = resolve_auto(&extents, a_product, trace)?;
+        if let Some(element) = auto {
+            resolve_auto(&mut b_shape, element, a_product, trace)?;
+        }
         check_invariant(&b_shape, a_product, trace)?;
         input_dims::check_alignment(shape, a_shape, &b_shape, trace)?;
         Ok(b_shape)
@@ -72,18 +77,25 @@ impl ReshapeConfiguration {
 
 /// shape.input-dims: `B_shape[i] := prod(A_shape[input_dims])` (erratum E1: the
 /// product of `A_shape[d]` over every `d` in input_dims).
+#[inline]
 fn input_dims_extent(
     element: usize,
     dims: &[u64],
     a_shape: &[u64],
     trace: &mut Trace,
 ) -> Result<u64> {
-    let factors = input_dims::check_range(element, dims, a_shape, trace)?;
+    input_dims::check_range(element, dims, a_shape, trace)?;
+    // Every dim is in range now; the factors are multiplied as they are read.
+    let factors = || {
+        dims.iter()
+            .filter_map(|d| usize::try_from(*d).ok().and_then(|d| a_shape.get(d)))
+            .copied()
+    };
     let at = Some(Position {
         element,
         input_dim: None,
     });
-    let extent = product(factors.iter().copied()).ok_or_else(|| ReshapeError::Overflow {
+    let extent = product(factors()).ok_or_else(|| ReshapeError::Overflow {
         what: format!(
             "B_shape[{element}] = prod(A_shape[d] for d in {})",
             list(dims)
@@ -91,7 +103,7 @@ fn input_dims_extent(
     })?;
     trace.note(Clause::ShapeInputDims, at, Verdict::Defines, || {
         let terms: Vec<String> = dims.iter().map(|d| format!("A_shape[{d}]")).collect();
-        let values: Vec<String> = factors.iter().map(u64::to_string).collect();
+        let values: Vec<String> = factors().map(|factor| factor.to_string()).collect();
         match terms.len() {
             0 => format!("B_shape[{element}] := prod() = 1"),
             1 => format!("B_shape[{element}] := {} = {extent}", terms.join(" * ")),
@@ -131,14 +143,27 @@ pub(crate) fn check_auto_once(shape: &[ShapeElement], trace: &mut Trace) -> Resu
     Err(ReshapeError::RepeatedAuto { first, second })
 }
 
-/// shape.auto.value: -1 takes `prod(A_shape) / prod(other extents)`, when that is exact.
-fn resolve_auto(extents: &[Option<u64>], a_product: u64, trace: &mut Trace) -> Result<Vec<u64>> {
-    let Some(element) = extents.iter().position(Option::is_none) else {
-        return Ok(extents.iter().flatten().copied().collect());
+/// shape.auto.value: -1 takes `prod(A_shape) / prod(other extents)`, when that is
+/// exact; `b_shape[element]` is the -1's slot.
+#[inline]
+fn resolve_auto(
+    b_shape: &mut [u64],
+    element: usize,
+    a_product: u64,
+    trace: &mut Trace,
+) -> Result<()> {
+    let known = || {
+        b_shape
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != element)
+            .map(|(_, extent)| *extent)
     };
-    let known: Vec<u64> = extents.iter().flatten().copied().collect();
-    let others = product(known.iter().copied()).ok_or_else(|| ReshapeError::Overflow {
-        what: format!("the product of the extents other than -1, {}", list(&known)),
+    let others = product(known()).ok_or_else(|| ReshapeError::Overflow {
+        what: format!(
+            "the product of the extents other than -1, {}",
+            list(&known().collect::<Vec<u64>>())
+        ),
     })?;
     // Over the integers the -1 is determined only when `others` divides `prod(A_shape)`
     // and is not 0 (a zero extent would let any value satisfy the invariant, I-9).
@@ -150,7 +175,7 @@ fn resolve_auto(extents: &[Option<u64>], a_product: u64, trace: &mut Trace) -> R
         element,
         input_dim: None,
     });
-    let Some(value) = value else {
+    let (Some(value), Some(slot)) = (value, b_shape.get_mut(element)) else {
         let error = ReshapeError::AutoIndeterminate {
             element,
             a_product,
@@ -161,17 +186,16 @@ fn resolve_auto(extents: &[Option<u64>], a_product: u64, trace: &mut Trace) -> R
         });
         return Err(error);
     };
+    *slot = value;
     trace.note(Clause::ShapeAutoValue, at, Verdict::Defines, || {
         format!("B_shape[{element}] := prod(A_shape) / {others} = {a_product} / {others} = {value}")
     });
-    Ok(extents
-        .iter()
-        .map(|extent| extent.unwrap_or(value))
-        .collect())
+    Ok(())
 }
 
 /// shape.invariant: "Implementations MUST return an error if the invariant
 /// prod(B_shape) == prod(A_shape) cannot be satisfied."
+#[inline]
 fn check_invariant(b_shape: &[u64], a_product: u64, trace: &mut Trace) -> Result<()> {
     let b_product = product_of(b_shape).ok_or_else(|| ReshapeError::Overflow {
         what: format!("prod(B_shape) for B_shape = {}", list(b_shape)),
