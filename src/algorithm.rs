@@ -5,6 +5,7 @@ use ndarray::{ArrayBase, CowArray, Data, IxDyn, Order};
 
 use crate::configuration::ReshapeConfiguration;
 use crate::error::{Argument, ReshapeError, Result};
+use crate::strided;
 
 /// What an array-to-array codec knows about a chunk: its shape, data type and fill value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,14 +143,22 @@ where
     // algorithm.rank: B has len(shape) dimensions, since `to` is B_shape.
     let to = to_usize(to)?;
     // algorithm.ravel: ravel(B) == ravel(A), so reshape in C (row-major) order.
-    // algorithm.view: ndarray's to_shape borrows whenever the strides allow.
+    // algorithm.view: ndarray's to_shape borrows whenever the strides allow; when
+    // they do not, the one copy is made by `strided::c_order`, which is faster.
     // The element counts agree (shape.invariant held at resolve), so only an
     // inconsistency between ndarray and this crate could fail here.
-    array
-        .to_shape((IxDyn(&to), Order::RowMajor))
-        .map_err(|error| ReshapeError::Overflow {
-            what: format!("reshaping to {to:?}: {error}"),
-        })
+    let failed = |error: ndarray::ShapeError| ReshapeError::Overflow {
+        what: format!("reshaping to {to:?}: {error}"),
+    };
+    if strided::reshapes_as_view(array.shape(), array.strides(), &to) {
+        return array
+            .to_shape((IxDyn(&to), Order::RowMajor))
+            .map_err(failed);
+    }
+    let copy = strided::c_order(&array.view());
+    copy.into_shape_with_order((IxDyn(&to), Order::RowMajor))
+        .map(CowArray::from)
+        .map_err(failed)
 }
 
 pub(crate) fn to_u64(shape: &[usize]) -> Vec<u64> {

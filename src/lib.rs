@@ -34,6 +34,7 @@ pub mod limits;
 pub mod mapping;
 mod product;
 pub mod shape;
+mod strided;
 
 pub use algorithm::{ChunkRepresentation, ReshapeCodec};
 pub use clause::{Clause, Level};

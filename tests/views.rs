@@ -178,3 +178,28 @@ fn algorithm_view_reversed_dim_merge_is_a_copy() {
     assert_copy(json!([-1]), &flipped);
     assert_view(json!([[0], 1, [1]]), &flipped);
 }
+
+/// The copy of a view whose strides do not allow a view is made in tiles; views
+/// larger than a tile, with partial tiles at the edges, keep C order all the same.
+#[test]
+fn algorithm_view_copies_of_large_strided_views_keep_c_order() {
+    let stored = arange(&[67, 5, 130]);
+    // Fully transposed: the densest axis in memory is not the last one.
+    let transposed = stored.view().reversed_axes(); // [130, 5, 67]
+    assert_copy(json!([-1]), &transposed);
+    assert_copy(json!([[0, 1], [2]]), &transposed);
+    // Rotated and reversed along the densest axis.
+    let rotated = stored.view().permuted_axes(IxDyn(&[2, 0, 1])); // [130, 67, 5]
+    let flipped = sliced(
+        &stored,
+        &[ALL, Slice::new(0, None, 2), Slice::new(0, None, -1)],
+    ); // [67, 3, 130]
+    assert_copy(json!([-1]), &rotated);
+    assert_copy(json!([[0], [1, 2]]), &flipped.view().reversed_axes());
+    // Sliced along the last axis: rows are still runs in memory, copied row by row
+    // when the rows are merged, viewed when only the outer axes are.
+    let inner = sliced(&stored, &[ALL, ALL, Slice::new(1, Some(129), 1)]);
+    assert_copy(json!([-1]), &inner);
+    assert_copy(json!([[0], [1, 2]]), &inner);
+    assert_view(json!([[0, 1], [2]]), &inner);
+}
