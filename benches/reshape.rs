@@ -270,6 +270,12 @@ fn resolution(c: &mut Criterion) {
             vec![256, 256, 256],
         ),
         ("[4,-1,2]", json!({"shape": [4, -1, 2]}), vec![8, 16, 32]),
+        // The same B_shape as [[0,1],[2]] from sizes alone: no input-dims rule to check.
+        (
+            "[65536,256]",
+            json!({"shape": [65536, 256]}),
+            vec![256, 256, 256],
+        ),
     ];
     for (name, configuration, a_shape) in &configurations {
         let parsed = ReshapeConfiguration::from_configuration_json(configuration).unwrap();

@@ -213,7 +213,7 @@ fn partial(c: &mut Criterion) {
 }
 
 fn resolution(c: &mut Criterion) {
-    let configurations: [(&str, Value, Vec<u64>); 5] = [
+    let configurations: [(&str, Value, Vec<u64>); 6] = [
         (
             "spec [[0,1],[2],3]",
             json!({"shape": [[0, 1], [2], 3]}),
@@ -231,6 +231,12 @@ fn resolution(c: &mut Criterion) {
             vec![256, 256, 256],
         ),
         ("[4,-1,2]", json!({"shape": [4, -1, 2]}), vec![8, 16, 32]),
+        // The same B_shape as [[0,1],[2]] from sizes alone: no input-dims rule to check.
+        (
+            "[65536,256]",
+            json!({"shape": [65536, 256]}),
+            vec![256, 256, 256],
+        ),
     ];
     for (name, configuration, a_shape) in &configurations {
         let parsed = ReshapeConfiguration::from_configuration_json(configuration).unwrap();
