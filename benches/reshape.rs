@@ -166,6 +166,17 @@ fn strided(c: &mut Criterion) {
         target[..count / 2].copy_from_slice(black_box(&source[..count / 2]));
         black_box(&mut target);
     });
+    // The floor for the inner slice: its rows (256 bytes, 512 bytes apart) copied with
+    // `copy_from_slice` into a buffer made beforehand; what the access pattern allows.
+    let t_rows = measure(&mut group, "floor: inner slice rows copied", || {
+        for (to, from) in target[..count / 2]
+            .chunks_exact_mut(SIDE / 2)
+            .zip(source.chunks_exact(SIDE))
+        {
+            to.copy_from_slice(&from[..SIDE / 2]);
+        }
+        black_box(&mut target);
+    });
     let t_ndarray = measure(&mut group, "ndarray as_standard_layout (copy)", || {
         black_box(black_box(&transposed).as_standard_layout());
     });
@@ -213,6 +224,18 @@ fn strided(c: &mut Criterion) {
         t_copy_half,
         t_inner,
         ">= 0.5: at least half of memcpy throughput",
+    );
+    ratio(
+        "strided.inner_slice_copy.memcpy_over_floor_rows",
+        t_copy_half,
+        t_rows,
+        "the inner slice's rows copied into a ready buffer: fraction of memcpy throughput",
+    );
+    ratio(
+        "strided.inner_slice_copy.floor_rows_over_encode",
+        t_rows,
+        t_inner,
+        "the reference's row copy against the same rows copied into a ready buffer",
     );
     ratio(
         "strided.transposed_copy.ndarray_copy_over_encode",
