@@ -4,9 +4,10 @@
 //!
 //! ndarray's own copy walks such a view element by element in C order; for a
 //! transposed chunk each step jumps a whole plane in memory, a cache and TLB miss
-//! per element. This copy instead moves tiles of [`TILE`] × [`TILE`] elements
-//! between the view's fastest axis in memory and the last axis, so that both the
-//! reads and the writes of a tile stay in cache (BENCHMARKS.md, benchmark 2).
+//! per element. This copy appends whole rows when the last axis is already the
+//! densest in memory, and otherwise moves tiles of [`TILE`] × [`TILE`] elements
+//! between the densest axis and the last one, so that both the reads and the
+//! writes of a tile stay in cache (BENCHMARKS.md, benchmark 2).
 
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Axis, Ix2, IxDyn};
 
