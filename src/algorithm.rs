@@ -132,14 +132,7 @@ where
     A: Clone,
     S: Data<Elem = A>,
 {
-    let found = to_u64(array.shape());
-    if found != from {
-        return Err(ReshapeError::ShapeMismatch {
-            argument,
-            expected: from.to_vec(),
-            found,
-        });
-    }
+    check_shape(array.shape(), from, argument)?;
     // algorithm.rank: B has len(shape) dimensions, since `to` is B_shape.
     let to = to_usize(to)?;
     // algorithm.ravel: ravel(B) == ravel(A), so reshape in C (row-major) order.
@@ -161,7 +154,24 @@ where
         .map_err(failed)
 }
 
-pub(crate) fn to_u64(shape: &[usize]) -> Vec<u64> {
+/// `shape-mismatch` unless the array's `shape` is `expected`.
+pub(crate) fn check_shape(shape: &[usize], expected: &[u64], argument: Argument) -> Result<()> {
+    let same = shape.len() == expected.len()
+        && shape
+            .iter()
+            .zip(expected)
+            .all(|(extent, expected)| u64::try_from(*extent).ok() == Some(*expected));
+    if same {
+        return Ok(());
+    }
+    Err(ReshapeError::ShapeMismatch {
+        argument,
+        expected: expected.to_vec(),
+        found: to_u64(shape),
+    })
+}
+
+fn to_u64(shape: &[usize]) -> Vec<u64> {
     shape
         .iter()
         .map(|extent| u64::try_from(*extent).unwrap_or(u64::MAX))

@@ -5,7 +5,7 @@
 
 use ndarray::{ArrayBase, ArrayD, Data, IxDyn};
 
-use crate::algorithm::{ReshapeCodec, to_u64, to_usize};
+use crate::algorithm::{ReshapeCodec, check_shape, to_usize};
 use crate::error::{Argument, ReshapeError, Result};
 use crate::product::product_of;
 
@@ -97,14 +97,11 @@ impl ReshapeCodec {
         A: Clone,
         S: Data<Elem = A>,
     {
-        let found = to_u64(encoded.shape());
-        if found != self.encoded_shape() {
-            return Err(ReshapeError::ShapeMismatch {
-                argument: Argument::EncodedArray,
-                expected: self.encoded_shape().to_vec(),
-                found,
-            });
-        }
+        check_shape(
+            encoded.shape(),
+            self.encoded_shape(),
+            Argument::EncodedArray,
+        )?;
         let runs = self.region_runs(start, stop)?;
         let box_shape: Vec<u64> = start
             .iter()

@@ -25,40 +25,40 @@ pub(crate) fn reshapes_as_view(shape: &[usize], strides: &[isize], to: &[usize])
     if shape.contains(&0) {
         return true;
     }
-    let axes: Vec<(usize, isize)> = shape
-        .iter()
-        .zip(strides)
-        .filter(|(extent, _)| **extent > 1)
-        .map(|(extent, stride)| (*extent, *stride))
-        .collect();
-    // Element counts after each position of `to`, innermost first: prod(to[j..]).
-    let mut to_splits = Vec::with_capacity(to.len().saturating_add(1));
-    let mut after: usize = 1;
-    to_splits.push(after);
-    for extent in to.iter().rev() {
-        let Some(next) = after.checked_mul(*extent) else {
-            return false;
-        };
-        after = next;
-        to_splits.push(after);
-    }
-    // Walk the array's axes from the innermost, counting the elements after each.
+    // Both walks go from the innermost axis outwards, counting the elements after
+    // the current place: `inner_elements` along the array, `to_elements` along `to`.
+    let mut to_extents = to.iter().rev();
+    let mut to_elements: usize = 1;
     let mut inner_elements: usize = 1;
-    for pair in axes.windows(2).rev() {
-        let [(_, outer_stride), (inner_extent, inner_stride)] = pair else {
-            continue;
-        };
-        let Some(elements) = inner_elements.checked_mul(*inner_extent) else {
-            return false;
-        };
-        inner_elements = elements;
-        let contiguous = isize::try_from(*inner_extent)
-            .ok()
-            .and_then(|extent| inner_stride.checked_mul(extent))
-            == Some(*outer_stride);
-        if !contiguous && !to_splits.contains(&inner_elements) {
-            return false;
+    let mut inner: Option<(usize, isize)> = None;
+    let axes = shape.iter().zip(strides).rev();
+    for (extent, stride) in axes.filter(|(extent, _)| **extent > 1) {
+        if let Some((inner_extent, inner_stride)) = inner {
+            let Some(elements) = inner_elements.checked_mul(inner_extent) else {
+                return false;
+            };
+            inner_elements = elements;
+            let contiguous = isize::try_from(inner_extent)
+                .ok()
+                .and_then(|inner_extent| inner_stride.checked_mul(inner_extent))
+                == Some(*stride);
+            if !contiguous {
+                // Memory jumps here, so `to` must split here too.
+                while to_elements < inner_elements {
+                    let next = to_extents
+                        .next()
+                        .and_then(|extent| to_elements.checked_mul(*extent));
+                    let Some(next) = next else {
+                        return false;
+                    };
+                    to_elements = next;
+                }
+                if to_elements != inner_elements {
+                    return false;
+                }
+            }
         }
+        inner = Some((*extent, *stride));
     }
     true
 }
@@ -166,6 +166,14 @@ mod tests {
         // Fortran order: only size-1 axes may come and go.
         assert!(reshapes_as_view(&[2, 3], &[1, 2], &[2, 1, 3]));
         assert!(!reshapes_as_view(&[2, 3], &[1, 2], &[6]));
+        // Memory jumps after every axis: `to` must split at 4 and at 12 elements.
+        assert!(reshapes_as_view(
+            &[2, 3, 4],
+            &[100, 20, 2],
+            &[2, 1, 3, 1, 4]
+        ));
+        assert!(!reshapes_as_view(&[2, 3, 4], &[100, 20, 2], &[6, 4]));
+        assert!(!reshapes_as_view(&[2, 3, 4], &[100, 20, 2], &[2, 12]));
         // Empty arrays never copy.
         assert!(reshapes_as_view(&[0, 3], &[1, 2], &[3, 0]));
     }
