@@ -20,6 +20,8 @@
     missing_docs
 )]
 
+#[path = "common/configurations.rs"]
+mod configurations;
 #[path = "common/timing.rs"]
 mod timing;
 
@@ -30,6 +32,7 @@ use ndarray::{ArrayD, IxDyn, Slice};
 use serde_json::json;
 use zarr_reshape::{ReshapeCodec, ReshapeConfiguration};
 
+use configurations::resolution_configurations;
 use timing::{human, measure, ratio, short};
 
 fn codec(configuration: &serde_json::Value, a_shape: &[u64]) -> ReshapeCodec {
@@ -277,31 +280,7 @@ fn blocked_transpose_copy(source: &[u16], side: usize, target: &mut [u16]) {
 
 /// Benchmark 4, the reference's side: resolve and explain per configuration.
 fn resolution(c: &mut Criterion) {
-    let configurations = [
-        (
-            "spec [[0,1],[2],3]",
-            json!({"shape": [[0, 1], [2], 3]}),
-            vec![100u64, 50, 64, 3],
-        ),
-        (
-            "[[0,1],[2]]",
-            json!({"shape": [[0, 1], [2]]}),
-            vec![256, 256, 256],
-        ),
-        ("[-1]", json!({"shape": [-1]}), vec![256, 256, 256]),
-        (
-            "[[0],[1,2]]",
-            json!({"shape": [[0], [1, 2]]}),
-            vec![256, 256, 256],
-        ),
-        ("[4,-1,2]", json!({"shape": [4, -1, 2]}), vec![8, 16, 32]),
-        // The same B_shape as [[0,1],[2]] from sizes alone: no input-dims rule to check.
-        (
-            "[65536,256]",
-            json!({"shape": [65536, 256]}),
-            vec![256, 256, 256],
-        ),
-    ];
+    let configurations = resolution_configurations();
     for (name, configuration, a_shape) in &configurations {
         let parsed = ReshapeConfiguration::from_configuration_json(configuration).unwrap();
         let mut group = short(c, &format!("resolve {name}"), 1);

@@ -17,6 +17,8 @@
     missing_docs
 )]
 
+#[path = "../../common/configurations.rs"]
+mod configurations;
 #[path = "../../common/timing.rs"]
 mod timing;
 
@@ -35,6 +37,7 @@ use zarrs::array::{
 use zarrs::metadata::v3::MetadataV3;
 use zarrs::storage::StorageError;
 
+use configurations::resolution_configurations;
 use timing::{measure, ratio, short};
 
 const SIDE: u64 = 256;
@@ -213,31 +216,7 @@ fn partial(c: &mut Criterion) {
 }
 
 fn resolution(c: &mut Criterion) {
-    let configurations: [(&str, Value, Vec<u64>); 6] = [
-        (
-            "spec [[0,1],[2],3]",
-            json!({"shape": [[0, 1], [2], 3]}),
-            vec![100, 50, 64, 3],
-        ),
-        (
-            "[[0,1],[2]]",
-            json!({"shape": [[0, 1], [2]]}),
-            vec![256, 256, 256],
-        ),
-        ("[-1]", json!({"shape": [-1]}), vec![256, 256, 256]),
-        (
-            "[[0],[1,2]]",
-            json!({"shape": [[0], [1, 2]]}),
-            vec![256, 256, 256],
-        ),
-        ("[4,-1,2]", json!({"shape": [4, -1, 2]}), vec![8, 16, 32]),
-        // The same B_shape as [[0,1],[2]] from sizes alone: no input-dims rule to check.
-        (
-            "[65536,256]",
-            json!({"shape": [65536, 256]}),
-            vec![256, 256, 256],
-        ),
-    ];
+    let configurations = resolution_configurations();
     for (name, configuration, a_shape) in &configurations {
         let parsed = ReshapeConfiguration::from_configuration_json(configuration).unwrap();
         let codec = zarrs_codec(configuration);
