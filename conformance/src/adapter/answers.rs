@@ -2,13 +2,24 @@
 //! mean for it (see the parent module for the rules).
 
 use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::child::Event;
+use super::child::{Child, Event, GRACE};
 use super::{AdapterProcess, protocol};
 use crate::answer::Answer;
+
+/// The most lines discarded between two cases, and the most late answers
+/// discarded during one: 1024. An adapter that writes more unasked lines is
+/// flooding its stdout: it is killed (and restarted within the
+/// budget for the next case), so the drain between cases always ends.
+pub const MAX_LINES_BETWEEN_CASES: usize = 1024;
+
+/// How often a case in flight checks whether the process has exited: every 50 ms.
+/// An exit is noticed this soon even when a process it started keeps its stdout
+/// open (no end of stdout then arrives).
+pub const EXIT_POLL: Duration = Duration::from_millis(50);
 
 impl AdapterProcess {
     /// Discards what arrived since the last case was decided; notices an exit.
@@ -16,7 +27,19 @@ impl AdapterProcess {
         let Some(child) = &mut self.child else {
             return;
         };
+        let mut discarded: usize = 0;
         loop {
+            if discarded >= MAX_LINES_BETWEEN_CASES {
+                let fault = format!(
+                    "the adapter flooded its stdout between cases (more than {MAX_LINES_BETWEEN_CASES} \
+                     lines; it was killed: {})",
+                    child.kill()
+                );
+                self.stderr.note(fault.clone());
+                self.lose(fault);
+                return;
+            }
+            discarded = discarded.saturating_add(1);
             match child.events.try_recv() {
                 Ok(Event::Line(line)) => self.stderr.note(format!(
                     "discarded a line that came between cases: {}",
@@ -61,19 +84,44 @@ impl AdapterProcess {
     /// Waits for the answer to `seq`, until `deadline`.
     pub(super) fn await_answer(&mut self, seq: u64, deadline: Option<Instant>) -> Answer {
         let timeout = self.options.timeout;
+        let mut deadline = deadline;
+        // When the process was seen to have exited with its stdout still open.
+        let mut exited = false;
+        let mut late: usize = 0;
         loop {
             let Some(child) = &mut self.child else {
                 return self.lost("the adapter is gone".into());
             };
+            // Checked before every event, so that a stream of late answers cannot
+            // outlast the deadline.
             let left = deadline.map_or(timeout, |d| d.saturating_duration_since(Instant::now()));
-            let event = match child.events.recv_timeout(left) {
-                Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => {
-                    let status = child.kill();
-                    return self.lost(format!(
+            if left.is_zero() {
+                let status = child.kill();
+                return self.lost(if exited {
+                    format!(
+                        "adapter exited: {status} (its stdout stayed open, held by a process it \
+                         started; its process group was killed)"
+                    )
+                } else {
+                    format!(
                         "timeout after {} ms (the adapter was killed: {status})",
                         timeout.as_millis()
-                    ));
+                    )
+                });
+            }
+            let event = match child.events.recv_timeout(left.min(EXIT_POLL)) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    if !exited && child.exited() {
+                        // What it wrote before exiting may still be on its way.
+                        exited = true;
+                        let grace = Instant::now().checked_add(GRACE);
+                        deadline = match (deadline, grace) {
+                            (Some(d), Some(g)) => Some(d.min(g)),
+                            (d, g) => d.or(g),
+                        };
+                    }
+                    continue;
                 }
                 Err(RecvTimeoutError::Disconnected) => Event::Closed("its pipes closed".into()),
             };
@@ -81,6 +129,14 @@ impl AdapterProcess {
                 Event::Line(line) => {
                     if let Some(answer) = self.judge_line(seq, &line) {
                         return answer;
+                    }
+                    late = late.saturating_add(1);
+                    if late > MAX_LINES_BETWEEN_CASES {
+                        let status = self.child.as_mut().map(Child::kill).unwrap_or_default();
+                        return self.lost(format!(
+                            "the adapter flooded its stdout (more than {MAX_LINES_BETWEEN_CASES} \
+                             late answers; it was killed: {status})"
+                        ));
                     }
                 }
                 Event::TooLong => {

@@ -3,9 +3,10 @@
 //! deadline, on the channel of [`Event`]s.
 
 use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,6 +18,10 @@ use super::stderr::{self, Capture, Finished};
 pub(super) const GRACE: Duration = Duration::from_millis(500);
 /// The read buffer of stdout.
 const READ_BUFFER: usize = 64 << 10;
+/// The most events (stdout lines) queued for the runner: 64. Beyond it the stdout
+/// reader stops reading, the pipe fills and an adapter that floods its stdout
+/// blocks, so a flood costs at most 64 lines of memory, never a growing queue.
+pub const EVENT_QUEUE: usize = 64;
 
 /// Something that happened on the process's pipes.
 #[derive(Debug)]
@@ -41,6 +46,9 @@ pub(super) struct Child {
     pub(super) events: Receiver<Event>,
     stderr_finished: Arc<Finished>,
     status: Option<ExitStatus>,
+    /// Whether the process group was killed (it is killed once, never after the
+    /// leader's id may have been reused).
+    group_killed: bool,
 }
 
 impl Child {
@@ -57,8 +65,10 @@ impl Child {
         let (program, arguments) = command
             .split_first()
             .ok_or_else(|| "the adapter command is empty".to_string())?;
+        // Its own process group, so that whatever it starts is killed with it.
         let mut process = Command::new(program)
             .args(arguments)
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -76,7 +86,7 @@ impl Child {
                 return Err("the adapter's pipes could not be opened".into());
             }
         };
-        let (event_sender, events) = mpsc::channel();
+        let (event_sender, events) = mpsc::sync_channel(EVENT_QUEUE);
         let (line_sender, lines_to_write) = mpsc::channel::<Vec<u8>>();
         let stderr_finished = Arc::new(Finished::default());
         let mut child = Self {
@@ -85,6 +95,7 @@ impl Child {
             events,
             stderr_finished: Arc::clone(&stderr_finished),
             status: None,
+            group_killed: false,
         };
         let writer_events = event_sender.clone();
         let started = thread::Builder::new()
@@ -118,14 +129,47 @@ impl Child {
             .is_some_and(|sender| sender.send(line).is_ok())
     }
 
-    /// Kills the process (if it still runs) and reaps it; says how it ended.
+    /// Kills the process (if it still runs) and its process group, and reaps it;
+    /// says how it ended.
     pub(super) fn kill(&mut self) -> String {
         if self.status.is_none() {
+            self.kill_group();
             let _ = self.process.kill();
             self.status = self.process.wait().ok();
         }
+        self.kill_group();
         self.stdin = None;
         self.describe()
+    }
+
+    /// Whether the process has exited (it is then reaped, and its group killed:
+    /// a process it started may hold its stdout open).
+    pub(super) fn exited(&mut self) -> bool {
+        if self.status.is_none() {
+            if let Ok(Some(status)) = self.process.try_wait() {
+                self.status = Some(status);
+                self.kill_group();
+            }
+        }
+        self.status.is_some()
+    }
+
+    /// Kills every process of the adapter's group (the adapter's id is the
+    /// group's), with the `kill` command as no safe API reaches a group. Only
+    /// once, while the leader runs or just after it was reaped: a group id stays
+    /// taken while any member lives, so this never reaches a stranger.
+    fn kill_group(&mut self) {
+        if self.group_killed {
+            return;
+        }
+        self.group_killed = true;
+        let group = format!("-{}", self.process.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
     }
 
     /// Waits up to [`GRACE`] for the process to exit by itself, then kills it;
@@ -135,7 +179,10 @@ impl Child {
         let deadline = Instant::now().checked_add(GRACE);
         while self.status.is_none() {
             match self.process.try_wait() {
-                Ok(Some(status)) => self.status = Some(status),
+                Ok(Some(status)) => {
+                    self.status = Some(status);
+                    self.kill_group();
+                }
                 Ok(None) if deadline.is_some_and(|d| Instant::now() < d) => {
                     thread::sleep(Duration::from_millis(5));
                 }
@@ -172,7 +219,7 @@ impl Drop for Child {
 }
 
 /// The body of the stdin writer thread.
-fn write_lines(mut stdin: impl Write, lines: &Receiver<Vec<u8>>, events: &Sender<Event>) {
+fn write_lines(mut stdin: impl Write, lines: &Receiver<Vec<u8>>, events: &SyncSender<Event>) {
     for line in lines {
         if let Err(error) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
             let _ = events.send(Event::WriteFailed(format!(
@@ -186,7 +233,7 @@ fn write_lines(mut stdin: impl Write, lines: &Receiver<Vec<u8>>, events: &Sender
 }
 
 /// The body of the stdout reader thread.
-fn read_lines(stdout: impl std::io::Read, max_line_bytes: usize, events: &Sender<Event>) {
+fn read_lines(stdout: impl std::io::Read, max_line_bytes: usize, events: &SyncSender<Event>) {
     let mut reader = BufReader::with_capacity(READ_BUFFER, stdout);
     loop {
         let event = match lines::read_line(&mut reader, max_line_bytes) {

@@ -29,6 +29,8 @@ mod lines;
 pub mod protocol;
 mod stderr;
 
+pub use answers::{EXIT_POLL, MAX_LINES_BETWEEN_CASES};
+pub use child::EVENT_QUEUE;
 pub(crate) use lines::{LineRead, read_line, skip_line};
 
 use std::sync::Arc;
