@@ -3,6 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
+/// The members that mark a result as something other than an output; a result
+/// holds at most one of them.
+const KINDS: [&str; 3] = ["error", "skipped", "errored"];
+
 /// One implementation's answer to one case.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
@@ -41,40 +45,89 @@ impl Answer {
         }
     }
 
-    /// Reads the protocol's JSON form; anything else is `Errored`, saying why.
+    /// Reads the protocol's JSON form. Anything else is a protocol violation,
+    /// answered as `Errored` saying what was wrong: a result that is not an object,
+    /// or holds more than one of `error`, `skipped` and `errored`; an `error`
+    /// without a string `message` or whose `class` is neither a string nor null;
+    /// a `skipped` without a string `reason`; an `errored` whose `message` is not a
+    /// string. Members the protocol does not name are ignored, as
+    /// `conformance/PROTOCOL.md` asks of both sides.
     #[must_use]
     pub fn from_json(value: &Value) -> Self {
         let Some(object) = value.as_object() else {
-            return Self::Errored {
-                message: format!("a result must be a JSON object, got {value}"),
-            };
+            return violation(format!("a result must be a JSON object, got {value}"));
         };
-        let text = |outer: &str, inner: &str| {
-            object
-                .get(outer)
-                .and_then(|o| o.get(inner))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        if object.contains_key("error") {
-            let class = text("error", "class");
-            return match text("error", "message") {
-                Some(message) => Self::Error { class, message },
-                None => Self::Errored {
-                    message: format!("an error result needs a message: {value}"),
+        let kinds: Vec<&str> = KINDS
+            .into_iter()
+            .filter(|kind| object.contains_key(*kind))
+            .collect();
+        match kinds.as_slice() {
+            [] => Self::Output(object.clone()),
+            ["error"] => read_error(object.get("error")),
+            ["skipped"] => match inner(object.get("skipped"), "skipped", "reason") {
+                Ok(Some(reason)) => Self::Skipped { reason },
+                Ok(None) => violation("a skipped result needs a reason, a string".into()),
+                Err(message) => violation(message),
+            },
+            ["errored"] => match inner(object.get("errored"), "errored", "message") {
+                Ok(message) => Self::Errored {
+                    message: message.unwrap_or_else(|| "(the adapter gave no message)".into()),
                 },
-            };
+                Err(message) => violation(message),
+            },
+            several => violation(format!(
+                "a result holds exactly one of error, skipped and errored, this one holds {}: {}",
+                several.join(" and "),
+                crate::adapter::protocol::excerpt(value)
+            )),
         }
-        if object.contains_key("skipped") {
-            return Self::Skipped {
-                reason: text("skipped", "reason").unwrap_or_default(),
-            };
+    }
+}
+
+/// Reads the member `error` of a result.
+fn read_error(error: Option<&Value>) -> Answer {
+    let class = match error.and_then(|error| error.get("class")) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(class)) => Some(class.clone()),
+        Some(other) => {
+            return violation(format!(
+                "error.class must be a string or null, got {}",
+                crate::adapter::protocol::excerpt(other)
+            ));
         }
-        if object.contains_key("errored") {
-            return Self::Errored {
-                message: text("errored", "message").unwrap_or_default(),
-            };
-        }
-        Self::Output(object.clone())
+    };
+    match inner(error, "error", "message") {
+        Ok(Some(message)) => Answer::Error { class, message },
+        Ok(None) => violation("an error result needs a message, a string".into()),
+        Err(message) => violation(message),
+    }
+}
+
+/// The string member `name` of the object `outer` (called `kind`); `Ok(None)`
+/// when absent.
+///
+/// # Errors
+/// When `outer` is not an object or the member is not a string: what was wrong.
+fn inner(outer: Option<&Value>, kind: &str, name: &str) -> Result<Option<String>, String> {
+    let Some(object) = outer.and_then(Value::as_object) else {
+        return Err(format!(
+            "{kind} must be an object, got {}",
+            outer.map_or_else(|| "nothing".into(), crate::adapter::protocol::excerpt)
+        ));
+    };
+    match object.get(name) {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(other) => Err(format!(
+            "{kind}.{name} must be a string, got {}",
+            crate::adapter::protocol::excerpt(other)
+        )),
+    }
+}
+
+/// A protocol violation in a result.
+fn violation(what: String) -> Answer {
+    Answer::Errored {
+        message: format!("protocol violation: {what}"),
     }
 }
