@@ -41,7 +41,7 @@ pub struct RunArgs {
     /// Compare error classes even when the adapter names none (an unnamed class fails).
     #[arg(long)]
     strict_classes: bool,
-    /// Per-case timeout for an adapter, in milliseconds.
+    /// Per-case timeout, in milliseconds (an adapter's, or the in-process reference's).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout: u64,
     /// Run this many adapter processes (or reference threads) in parallel.
@@ -219,7 +219,9 @@ fn filter_cases(cases: Vec<Case>, filter: Option<&str>) -> Result<Vec<Case>, Str
 
 fn implementation(args: &RunArgs) -> Result<Box<dyn Implementation + Send>, String> {
     let Some(command) = &args.adapter else {
-        return Ok(Box::new(Reference::default()));
+        return Ok(Box::new(Reference::with_timeout(Duration::from_millis(
+            args.timeout,
+        ))));
     };
     let argv = shlex::split(command)
         .filter(|argv| !argv.is_empty())

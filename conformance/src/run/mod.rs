@@ -2,6 +2,7 @@
 //! with known failures taken from an expectations file.
 
 pub mod expectations;
+mod in_process;
 
 use std::time::{Duration, Instant};
 
@@ -9,10 +10,10 @@ use serde_json::Value;
 
 use crate::answer::Answer;
 use crate::judge::{ClassCheck, Outcome, judge};
-use crate::reference;
 use crate::vector::Case;
 
 pub use expectations::Expectations;
+pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference, catch_panic};
 
 /// Who is under test, as the adapter's `start` answer says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,37 +40,6 @@ pub trait Implementation {
     /// Whatever it wrote to stderr since the last call, for the report.
     fn take_stderr(&mut self) -> String {
         String::new()
-    }
-}
-
-/// The embedded reference, run in-process.
-#[derive(Debug, Clone)]
-pub struct Reference {
-    info: ImplementationInfo,
-}
-
-impl Default for Reference {
-    fn default() -> Self {
-        Self {
-            info: ImplementationInfo {
-                name: "zarr-reshape".into(),
-                version: env!("CARGO_PKG_VERSION").into(),
-                language: "rust".into(),
-                operations: crate::adapter::protocol::ALL_OPERATIONS
-                    .map(String::from)
-                    .to_vec(),
-            },
-        }
-    }
-}
-
-impl Implementation for Reference {
-    fn info(&self) -> &ImplementationInfo {
-        &self.info
-    }
-
-    fn run(&mut self, case: &Case) -> Answer {
-        reference::run(case)
     }
 }
 
@@ -150,7 +120,9 @@ pub fn run_suite(
     for case in cases {
         let began = Instant::now();
         let answer = if supported.iter().any(|op| op == case.operation.name()) {
-            implementation.run(case)
+            // A panic of one case is that case's answer: the run goes on, and its
+            // reports are complete.
+            catch_panic(|| implementation.run(case))
         } else {
             Answer::Skipped {
                 reason: format!(
