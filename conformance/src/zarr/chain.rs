@@ -7,7 +7,7 @@ use zarr_reshape::{ErrorClass, ReshapeCodec};
 
 use super::element::{self, Element};
 use super::metadata::Codec;
-use super::{MAX_CHUNK_BYTES, ZarrError, usize_of};
+use super::{MAX_CHUNK_BYTES, ZarrError, ndarray_shape};
 use crate::arrays::{DataType, MAX_ELEMENTS};
 
 /// An array -> array step, resolved for its decoded shape.
@@ -113,18 +113,12 @@ impl Chain {
                 )),
             })
             .collect::<Result<_, _>>()?;
-        let usizes = |shape: &[u64]| {
-            shape
-                .iter()
-                .map(|e| usize_of(*e))
-                .collect::<Result<Vec<_>, _>>()
-        };
         Ok(Self {
             steps,
             big_endian,
             compressors,
-            chunk_shape: usizes(chunk_shape)?,
-            array_shape: usizes(&shape)?,
+            chunk_shape: ndarray_shape(chunk_shape)?,
+            array_shape: ndarray_shape(&shape)?,
         })
     }
 

@@ -64,35 +64,27 @@ impl Touched {
         }
     }
 
-    /// Every touched chunk, in C order of its coordinates.
-    ///
-    /// # Errors
-    /// `overflow` when a coordinate does not fit (impossible within the limits).
-    pub(crate) fn pieces(&self) -> Result<Vec<Piece>, ZarrError> {
-        let mut pieces = Vec::new();
-        if self.ranges.iter().any(|range| range.is_empty()) {
-            return Ok(pieces);
-        }
-        let mut coords: Vec<u64> = self.ranges.iter().map(|range| range.start).collect();
-        loop {
-            pieces.push(self.piece(&coords)?);
-            // The odometer: the last dimension turns fastest.
-            let mut dim = coords.len();
-            loop {
-                let Some(previous) = dim.checked_sub(1) else {
-                    return Ok(pieces);
-                };
-                dim = previous;
-                let (Some(coordinate), Some(range)) = (coords.get_mut(dim), self.ranges.get(dim))
-                else {
-                    return Ok(pieces);
-                };
-                *coordinate = coordinate.saturating_add(1);
-                if *coordinate < range.end {
-                    break;
-                }
-                *coordinate = range.start;
-            }
+    /// How many chunks the box touches, and how many elements those chunks hold
+    /// together (each chunk counted whole): what reading the box costs, known
+    /// before any chunk is read. `None` when a count does not fit in `u64`.
+    pub(crate) fn cost(&self) -> Option<(u64, u64)> {
+        let chunks = self.ranges.iter().try_fold(1u64, |acc, range| {
+            acc.checked_mul(range.end.saturating_sub(range.start))
+        })?;
+        let per_chunk = self
+            .chunk
+            .iter()
+            .try_fold(1u64, |acc, extent| acc.checked_mul(*extent))?;
+        Some((chunks, chunks.checked_mul(per_chunk)?))
+    }
+
+    /// Every touched chunk, in C order of its coordinates, built one at a time:
+    /// the walk holds one set of coordinates, never the list of all pieces.
+    pub(crate) fn pieces(&self) -> Pieces<'_> {
+        let empty = self.ranges.iter().any(|range| range.is_empty());
+        Pieces {
+            touched: self,
+            next: (!empty).then(|| self.ranges.iter().map(|range| range.start).collect()),
         }
     }
 
@@ -125,6 +117,41 @@ impl Touched {
             in_chunk,
             in_box,
         })
+    }
+}
+
+/// The walk over the chunks a box touches (see [`Touched::pieces`]).
+#[derive(Debug)]
+pub(crate) struct Pieces<'a> {
+    touched: &'a Touched,
+    /// The coordinates of the next chunk; `None` once the walk is over.
+    next: Option<Vec<u64>>,
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = Result<Piece, ZarrError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let coords = self.next.take()?;
+        let piece = self.touched.piece(&coords);
+        // The odometer: the last dimension turns fastest; past the last chunk, done.
+        let mut following = coords;
+        let mut dim = following.len();
+        while let Some(previous) = dim.checked_sub(1) {
+            dim = previous;
+            let (Some(coordinate), Some(range)) =
+                (following.get_mut(dim), self.touched.ranges.get(dim))
+            else {
+                break;
+            };
+            *coordinate = coordinate.saturating_add(1);
+            if *coordinate < range.end {
+                self.next = Some(following);
+                break;
+            }
+            *coordinate = range.start;
+        }
+        Some(piece)
     }
 }
 

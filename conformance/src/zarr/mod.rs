@@ -9,7 +9,10 @@
 //! of the wrong rank or outside the array, and `malformed-configuration` for
 //! everything else this reader cannot open or read. Resources are bounded: arrays
 //! and chunks of at most [`MAX_ELEMENTS`] elements, files of at most
-//! [`MAX_CHUNK_BYTES`] bytes, before and after decompression.
+//! [`MAX_CHUNK_BYTES`] bytes, before and after decompression, reads of at most
+//! [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements, shapes
+//! ndarray can hold, and only regular files and folders (no links, FIFOs or
+//! devices) below the array's folder.
 
 mod chain;
 pub mod compress;
@@ -86,25 +89,87 @@ pub(crate) fn usize_of(value: u64) -> Result<usize, ZarrError> {
     })
 }
 
-/// Reads at most [`MAX_CHUNK_BYTES`] of a file; `None` when it does not exist.
-fn read_bounded(path: &Path) -> Result<Option<Vec<u8>>, ZarrError> {
+/// The most chunks one read may touch. A box touching more is refused before any
+/// chunk is read (`malformed-configuration`), so that a tiny `zarr.json` with a
+/// chunk of one element per coordinate cannot ask for millions of chunk files.
+pub const MAX_CHUNKS_READ: u64 = 1 << 16;
+
+/// The most elements the chunks one read touches may hold together, each chunk
+/// counted whole (edge chunks included). Beyond it the read is refused before any
+/// chunk is read (`malformed-configuration`): decoding costs per chunk element, not
+/// per element of the box.
+pub const MAX_ELEMENTS_READ: u64 = 1 << 26;
+
+/// `shape` as ndarray extents, refused (`malformed-configuration`) unless each
+/// extent and the product of the non-zero extents fit in `isize`: ndarray panics
+/// on any larger shape, an empty one included.
+pub(crate) fn ndarray_shape(shape: &[u64]) -> Result<Vec<usize>, ZarrError> {
+    let limit = u64::try_from(isize::MAX).unwrap_or(u64::MAX);
+    let product = shape
+        .iter()
+        .filter(|extent| **extent != 0)
+        .try_fold(1u64, |acc, extent| acc.checked_mul(*extent));
+    if product.is_none_or(|product| product > limit) {
+        return Err(ZarrError::malformed(format!(
+            "the shape {shape:?} is too large for an array in memory: its extents and the \
+             product of its non-zero extents must be at most {limit}"
+        )));
+    }
+    shape.iter().map(|extent| usize_of(*extent)).collect()
+}
+
+/// Reads at most [`MAX_CHUNK_BYTES`] of the file `name` (a `/`-separated path
+/// below `dir`); `None` when it does not exist. Every folder on the way must be a
+/// folder and the file a regular file, none of them a symbolic link: a FIFO or a
+/// device would block or never end, and a link could lead out of the array.
+fn read_bounded(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, ZarrError> {
+    let mut path = dir.to_path_buf();
+    let mut parts = name.split('/').peekable();
+    while let Some(part) = parts.next() {
+        path.push(part);
+        let last = parts.peek().is_none();
+        let kind = match std::fs::symlink_metadata(&path) {
+            Ok(metadata) => metadata.file_type(),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => {
+                return Err(ZarrError::malformed(format!("{}: {error}", path.display())));
+            }
+        };
+        let fits = if last { kind.is_file() } else { kind.is_dir() };
+        if !fits {
+            let wanted = if last { "a regular file" } else { "a folder" };
+            return Err(ZarrError::malformed(format!(
+                "{} is not {wanted} (symbolic links, FIFOs and devices are not read)",
+                path.display()
+            )));
+        }
+    }
     let failed =
         |error: std::io::Error| ZarrError::malformed(format!("{}: {error}", path.display()));
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(failed(error)),
+    let file = std::fs::File::open(&path).map_err(failed)?;
+    let size = file.metadata().map_err(failed)?;
+    let too_large = || {
+        ZarrError::malformed(format!(
+            "{} is larger than {MAX_CHUNK_BYTES} bytes, this reader's limit",
+            path.display()
+        ))
     };
+    if !size.is_file() {
+        return Err(ZarrError::malformed(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    if usize::try_from(size.len()).is_ok_and(|len| len > MAX_CHUNK_BYTES) {
+        return Err(too_large());
+    }
     let mut bytes = Vec::new();
     let cap = u64::try_from(MAX_CHUNK_BYTES)
         .unwrap_or(u64::MAX)
         .saturating_add(1);
     file.take(cap).read_to_end(&mut bytes).map_err(failed)?;
     if bytes.len() > MAX_CHUNK_BYTES {
-        return Err(ZarrError::malformed(format!(
-            "{} is larger than {MAX_CHUNK_BYTES} bytes, this reader's limit",
-            path.display()
-        )));
+        return Err(too_large());
     }
     Ok(Some(bytes))
 }
@@ -125,7 +190,7 @@ impl ZarrArray {
     /// See the module documentation.
     pub fn open(dir: &Path) -> Result<Self, ZarrError> {
         let path = dir.join("zarr.json");
-        let bytes = read_bounded(&path)?
+        let bytes = read_bounded(dir, "zarr.json")?
             .ok_or_else(|| ZarrError::malformed(format!("{} does not exist", path.display())))?;
         let json = serde_json::from_slice(&bytes).map_err(|error| {
             ZarrError::malformed(format!("{} is not JSON: {error}", path.display()))
@@ -148,6 +213,8 @@ impl ZarrArray {
                 metadata.shape
             )));
         }
+        // Checked here, so that no read hands ndarray a shape it panics on.
+        ndarray_shape(&metadata.shape)?;
         let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
         Ok(Self {
             dir: dir.to_path_buf(),
@@ -200,19 +267,38 @@ impl ZarrArray {
         let shape = start
             .iter()
             .zip(stop)
-            .map(|(a, b)| usize_of(b.saturating_sub(*a)))
-            .collect::<Result<Vec<usize>, _>>()?;
-        let mut out = ArrayD::from_elem(IxDyn(&shape), fill.clone());
-        for piece in Touched::new(start, stop, &self.metadata.chunk_shape).pieces()? {
-            let mut path = self.dir.clone();
-            path.extend(chunk_key(&piece.coords, self.metadata.separator).split('/'));
-            let chunk = match read_bounded(&path)? {
-                Some(bytes) => self.chain.decode::<T>(bytes).map_err(|error| ZarrError {
+            .map(|(a, b)| b.saturating_sub(*a))
+            .collect::<Vec<u64>>();
+        let shape = ndarray_shape(&shape)?;
+        let touched = Touched::new(start, stop, &self.metadata.chunk_shape);
+        match touched.cost() {
+            Some((chunks, elements))
+                if chunks <= MAX_CHUNKS_READ && elements <= MAX_ELEMENTS_READ => {}
+            _ => {
+                return Err(ZarrError::malformed(format!(
+                    "the box from {start:?} to {stop:?} touches chunks of {:?} beyond this \
+                     reader's limits: at most {MAX_CHUNKS_READ} chunks holding at most \
+                     {MAX_ELEMENTS_READ} elements together",
+                    self.metadata.chunk_shape
+                )));
+            }
+        }
+        // The box starts as the fill value: a chunk whose file does not exist adds nothing.
+        let mut out = ArrayD::from_elem(IxDyn(&shape), fill);
+        for piece in touched.pieces() {
+            let piece = piece?;
+            let key = chunk_key(&piece.coords, self.metadata.separator);
+            let Some(bytes) = read_bounded(&self.dir, &key)? else {
+                continue;
+            };
+            let chunk = self.chain.decode::<T>(bytes).map_err(|error| {
+                let mut path = self.dir.clone();
+                path.extend(key.split('/'));
+                ZarrError {
                     message: format!("chunk {}: {}", path.display(), error.message),
                     ..error
-                })?,
-                None => ArrayD::from_elem(IxDyn(self.chain.chunk_shape()), fill.clone()),
-            };
+                }
+            })?;
             copy_box(&mut out, &piece.in_box, &chunk, &piece.in_chunk);
         }
         Ok(out)

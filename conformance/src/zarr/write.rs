@@ -54,7 +54,8 @@ fn encode_typed<T: Element>(
     let fill = fill_element::<T>(&metadata.fill_value)?;
     let origin = vec![0; metadata.shape.len()];
     let mut chunks = Vec::new();
-    for piece in Touched::new(&origin, &metadata.shape, &metadata.chunk_shape).pieces()? {
+    for piece in Touched::new(&origin, &metadata.shape, &metadata.chunk_shape).pieces() {
+        let piece = piece?;
         let mut chunk = ArrayD::from_elem(IxDyn(chain.chunk_shape()), fill.clone());
         copy_box(&mut chunk, &piece.in_chunk, array, &piece.in_box);
         chunks.push((
