@@ -1,7 +1,9 @@
 //! The `read-array` operation: its members, and its array paths made absolute
-//! against the suite root.
+//! against the suite root. An array path is confined to the suite root: it is
+//! relative, has no `..` (nor any other component than a name or `.`), and does
+//! not lead out of the root through a symbolic link.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -49,22 +51,38 @@ pub fn suite_root(file: &Path) -> Option<PathBuf> {
 }
 
 /// Makes the relative array paths of `cases`, read from `file`, absolute: joined
-/// to the suite root, itself made absolute (canonical where it can be).
+/// to the suite root, itself made absolute (canonical where it can be). A path
+/// whose nearest existing folder lies outside the root once symbolic links are
+/// resolved is refused.
 pub(super) fn resolve_paths(file: &Path, cases: &mut [Case]) -> Result<(), Fault> {
     let mut root: Option<PathBuf> = None;
     for (i, case) in cases.iter_mut().enumerate() {
         let Operation::ReadArray { path, .. } = &mut case.operation else {
             continue;
         };
-        if path.is_absolute() {
-            continue;
+        let pointer = format!("/cases/{i}/array/path");
+        // Lexically first: an adapter is sent the absolute path, but a vector file
+        // names arrays below its suite root only.
+        let confined = path
+            .components()
+            .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
+        if !confined {
+            return Err((
+                pointer,
+                format!(
+                    "case {:?}: the array path {:?} must be relative to the suite root and \
+                     stay below it: no absolute path, no `..`",
+                    case.id,
+                    path.display()
+                ),
+            ));
         }
         let base = match &root {
             Some(base) => base.clone(),
             None => {
                 let found = suite_root(file).ok_or_else(|| {
                     (
-                        format!("/cases/{i}/array/path"),
+                        pointer.clone(),
                         "a relative array path needs a suite root: no folder above the vector file holds clauses.json"
                             .to_string(),
                     )
@@ -76,7 +94,23 @@ pub(super) fn resolve_paths(file: &Path, cases: &mut [Case]) -> Result<(), Fault
                 base
             }
         };
-        *path = base.join(&*path);
+        let joined = base.join(&*path);
+        // The nearest part of the path that exists, with its links resolved.
+        let real = joined
+            .ancestors()
+            .find_map(|ancestor| std::fs::canonicalize(ancestor).ok());
+        if real.is_none_or(|real| !real.starts_with(&base)) {
+            return Err((
+                pointer,
+                format!(
+                    "case {:?}: the array path {} leads out of the suite root {} through a symbolic link",
+                    case.id,
+                    path.display(),
+                    base.display()
+                ),
+            ));
+        }
+        *path = joined;
     }
     Ok(())
 }
