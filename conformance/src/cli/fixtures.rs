@@ -14,6 +14,9 @@ pub struct FixturesArgs {
     /// Write nothing: exit 1 when a file differs from what would be written.
     #[arg(long)]
     check: bool,
+    /// Write even when arrays/ holds files this tool did not write (they are kept).
+    #[arg(long)]
+    force: bool,
     /// The suite root, the folder holding clauses.json [default: the repository's spec-cases/].
     #[arg(value_name = "SUITE_ROOT")]
     root: Option<PathBuf>,
@@ -24,7 +27,7 @@ pub struct FixturesArgs {
 pub fn execute(args: &FixturesArgs) -> ExitCode {
     let root = args.root.clone().unwrap_or_else(super::default_cases);
     if !args.check {
-        return match fixtures::write(&root) {
+        return match fixtures::write_with(&root, args.force) {
             Ok(count) => {
                 println!("wrote {count} files under {}", root.display());
                 ExitCode::SUCCESS
