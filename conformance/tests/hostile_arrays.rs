@@ -151,15 +151,28 @@ fn a_read_up_to_the_chunk_limit_succeeds_and_one_beyond_is_refused() {
         read_within(&dir, None, Duration::from_secs(10)),
         "at most 65536 chunks",
     );
-    // The element budget counts whole chunks: one chunk more than it allows, each
-    // of 2^24 elements though the array holds one element per chunk.
-    let chunks = MAX_ELEMENTS_READ / (1 << 24) + 1;
+    // The element budget counts whole chunks: chunks of 2^24 elements, though the
+    // array holds one element per chunk.
     let dir = scratch.0.join("b");
-    array_folder(&dir, &[chunks, 1], &[1, 1 << 24]);
+    array_folder(&dir, &[MAX_ELEMENTS_READ / 4, 1], &[1, 1 << 24]);
     refused(
         read_within(&dir, None, Duration::from_secs(10)),
         "elements together",
     );
+    // It bounds the answer too: a fill-only array of one element more, in one chunk
+    // or in many, is refused; one of exactly the budget is read.
+    for chunk in [MAX_ELEMENTS_READ + 1, 1 << 10] {
+        let dir = scratch.0.join(format!("fill-{chunk}"));
+        array_folder(&dir, &[MAX_ELEMENTS_READ + 1], &[chunk]);
+        refused(
+            read_within(&dir, None, Duration::from_secs(10)),
+            "elements together",
+        );
+    }
+    let dir = scratch.0.join("fill-at-limit");
+    array_folder(&dir, &[MAX_ELEMENTS_READ], &[1 << 10]);
+    let array = read_within(&dir, None, Duration::from_secs(10)).unwrap();
+    assert_eq!(array.shape(), vec![MAX_ELEMENTS_READ]);
 }
 
 #[cfg(unix)]
