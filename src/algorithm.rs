@@ -5,6 +5,7 @@ use ndarray::{ArrayBase, CowArray, Data, IxDyn, Order};
 
 use crate::configuration::ReshapeConfiguration;
 use crate::error::{Argument, ReshapeError, Result};
+use crate::limits::MAX_ARRAY_SPAN;
 use crate::strided;
 
 /// What an array-to-array codec knows about a chunk: its shape, data type and fill value.
@@ -82,7 +83,7 @@ impl ReshapeCodec {
     ///
     /// # Errors
     /// `shape-mismatch` when `decoded` does not have shape `A_shape`; `overflow`
-    /// when `B_shape` does not fit in `usize` on this platform.
+    /// when `B_shape` is beyond [`crate::limits::MAX_ARRAY_SPAN`] on this platform.
     pub fn encode<'a, A, S>(
         &self,
         decoded: &'a ArrayBase<S, IxDyn>,
@@ -103,7 +104,7 @@ impl ReshapeCodec {
     ///
     /// # Errors
     /// `shape-mismatch` when `encoded` does not have shape `B_shape`; `overflow`
-    /// when `A_shape` does not fit in `usize` on this platform.
+    /// when `A_shape` is beyond [`crate::limits::MAX_ARRAY_SPAN`] on this platform.
     pub fn decode<'a, A, S>(
         &self,
         encoded: &'a ArrayBase<S, IxDyn>,
@@ -178,13 +179,32 @@ fn to_u64(shape: &[usize]) -> Vec<u64> {
         .collect()
 }
 
+/// `shape` as ndarray dimensions: every extent, and the product of the non-zero
+/// extents, at most [`MAX_ARRAY_SPAN`] (ndarray panics beyond it).
+///
+/// # Errors
+/// `overflow` naming the extent or the product that does not fit.
 pub(crate) fn to_usize(shape: &[u64]) -> Result<Vec<usize>> {
+    let too_large = |what: String| ReshapeError::Overflow {
+        what: format!(
+            "{what} of the array shape {shape:?} on this platform (at most isize::MAX, {MAX_ARRAY_SPAN})"
+        ),
+    };
+    let mut span: usize = 1;
     shape
         .iter()
         .map(|extent| {
-            usize::try_from(*extent).map_err(|_| ReshapeError::Overflow {
-                what: format!("extent {extent} on this platform (usize)"),
-            })
+            let dim = usize::try_from(*extent)
+                .ok()
+                .filter(|dim| *dim <= MAX_ARRAY_SPAN)
+                .ok_or_else(|| too_large(format!("extent {extent}")))?;
+            if dim != 0 {
+                span = span
+                    .checked_mul(dim)
+                    .filter(|span| *span <= MAX_ARRAY_SPAN)
+                    .ok_or_else(|| too_large("the product of the non-zero extents".into()))?;
+            }
+            Ok(dim)
         })
         .collect()
 }

@@ -9,6 +9,7 @@
 //! | input dims in one element of `shape` | [`MAX_INPUT_DIMS`] | `malformed-configuration` |
 //! | the decoded rank, `len(A_shape)` | [`MAX_RANK`] | `shape-mismatch` |
 //! | nesting depth of the JSON text | [`MAX_JSON_DEPTH`] (serde_json's recursion limit) | not JSON: the caller's parse error |
+//! | an array's shape handed to or made by encode, decode, partial decode | [`MAX_ARRAY_SPAN`] | `overflow` |
 //!
 //! Sizes, extents and products are bounded by 64 bits (clause `limits.u64`).
 
@@ -28,3 +29,11 @@ pub const MAX_INPUT_DIMS: usize = MAX_RANK;
 /// recursion limit, which `serde_json::from_str` and `from_slice` enforce with a
 /// "recursion limit exceeded" error. A valid configuration nests 4 deep.
 pub const MAX_JSON_DEPTH: usize = 128;
+
+/// The largest extent, and the largest product of the non-zero extents, of an
+/// array that encode, decode and partial decoding build: `isize::MAX`, the bound
+/// ndarray puts on every shape (it panics beyond it). A resolved shape beyond it,
+/// such as `[0, 2^64 - 1]` (no element, but extents past `isize`), is valid for
+/// the spec and resolves, but encoding or decoding to it is `overflow` (clause
+/// `limits.u64`, reading I-7: a size this platform cannot hold), never a panic.
+pub const MAX_ARRAY_SPAN: usize = isize::MAX.unsigned_abs();

@@ -86,7 +86,8 @@ impl ReshapeCodec {
     /// copying run by run.
     ///
     /// # Errors
-    /// As [`Self::region_runs`]; `shape-mismatch` when `encoded` does not have shape B.
+    /// As [`Self::region_runs`]; `shape-mismatch` when `encoded` does not have shape B;
+    /// `overflow` when the box's shape is beyond [`crate::limits::MAX_ARRAY_SPAN`].
     pub fn partial_decode<A, S>(
         &self,
         encoded: &ArrayBase<S, IxDyn>,
@@ -115,7 +116,16 @@ impl ReshapeCodec {
         let run_len = usize::try_from(runs.len).map_err(|_| ReshapeError::Overflow {
             what: format!("a run of {} elements on this platform (usize)", runs.len),
         })?;
-        let mut gathered = Vec::with_capacity(box_shape.iter().product());
+        // to_usize bounded the product of the non-zero extents; a zero extent holds none.
+        let capacity = if box_shape.contains(&0) {
+            0
+        } else {
+            box_shape
+                .iter()
+                .try_fold(1usize, |acc, dim| acc.checked_mul(*dim))
+                .unwrap_or(0)
+        };
+        let mut gathered = Vec::with_capacity(capacity);
         runs.try_for_each_offset(|offset| {
             let slice = usize::try_from(offset)
                 .ok()

@@ -1,10 +1,14 @@
 //! Arrays in vectors: a Zarr data type name, a shape, and nested JSON lists in C
 //! order, read into typed ndarray arrays and written back.
 
-use ndarray::{ArrayD, IxDyn};
-use serde_json::Value;
+use std::fmt::Write as _;
 
-/// The most elements an array in a vector may hold; vectors are for reading.
+use ndarray::{ArrayD, Dimension, IxDyn};
+use serde_json::Value;
+use zarr_reshape::limits::{MAX_ARRAY_SPAN, MAX_RANK};
+
+/// The most elements an array in a vector (or in an adapter's answer) may hold;
+/// vectors are for reading. A larger array is refused before any room is made for it.
 pub const MAX_ELEMENTS: u64 = 1 << 24;
 
 /// A Zarr v3 core data type, as named in vectors.
@@ -121,55 +125,39 @@ macro_rules! map_typed {
 impl TypedArray {
     /// Reads `data` (nested lists of `shape`) as elements of `data_type`.
     ///
+    /// The shape is checked first ([`check_shape`]), then the nesting and every
+    /// list's length against it, and only then is room made for the elements: a
+    /// large declared shape with short data reserves nothing. No allocation is made
+    /// per element; the place of a wrong element is spelled out only when one is found.
+    ///
     /// # Errors
     /// A message naming the place where the nesting, a length or an element is wrong.
     pub fn from_json(data_type: DataType, shape: &[u64], data: &Value) -> Result<Self, String> {
-        let count = shape
-            .iter()
-            .try_fold(1u64, |acc, extent| acc.checked_mul(*extent))
-            .filter(|count| *count <= MAX_ELEMENTS)
-            .ok_or_else(|| format!("shape {shape:?} holds more than {MAX_ELEMENTS} elements"))?;
-        let mut leaves = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
-        collect_leaves(data, shape, "", &mut leaves)?;
-        let dims: Vec<usize> = shape
-            .iter()
-            .map(|extent| usize::try_from(*extent).map_err(|_| "extent beyond usize".to_string()))
-            .collect::<Result<_, _>>()?;
+        let (dims, count) = check_shape(shape)?;
+        check_nesting(data, shape, &mut Vec::new())?;
         let dims = IxDyn(&dims);
-        fn typed<T>(
-            dims: IxDyn,
-            leaves: &[(String, &Value)],
-            read: impl Fn(&Value) -> Option<T>,
-            name: &str,
-        ) -> Result<ArrayD<T>, String> {
-            let elements = leaves
-                .iter()
-                .map(|(at, value)| {
-                    read(value).ok_or_else(|| format!("{at}: {value} is not a {name}"))
-                })
-                .collect::<Result<Vec<T>, String>>()?;
-            ArrayD::from_shape_vec(dims, elements).map_err(|error| error.to_string())
-        }
         let name = data_type.name();
         Ok(match data_type {
-            DataType::Bool => Self::Bool(typed(dims, &leaves, Value::as_bool, name)?),
-            DataType::Int8 => Self::Int8(typed(dims, &leaves, integer, name)?),
-            DataType::Int16 => Self::Int16(typed(dims, &leaves, integer, name)?),
-            DataType::Int32 => Self::Int32(typed(dims, &leaves, integer, name)?),
-            DataType::Int64 => Self::Int64(typed(dims, &leaves, integer, name)?),
-            DataType::UInt8 => Self::UInt8(typed(dims, &leaves, integer, name)?),
-            DataType::UInt16 => Self::UInt16(typed(dims, &leaves, integer, name)?),
-            DataType::UInt32 => Self::UInt32(typed(dims, &leaves, integer, name)?),
-            DataType::UInt64 => Self::UInt64(typed(dims, &leaves, integer, name)?),
+            DataType::Bool => Self::Bool(typed(dims, count, data, Value::as_bool, name)?),
+            DataType::Int8 => Self::Int8(typed(dims, count, data, integer, name)?),
+            DataType::Int16 => Self::Int16(typed(dims, count, data, integer, name)?),
+            DataType::Int32 => Self::Int32(typed(dims, count, data, integer, name)?),
+            DataType::Int64 => Self::Int64(typed(dims, count, data, integer, name)?),
+            DataType::UInt8 => Self::UInt8(typed(dims, count, data, integer, name)?),
+            DataType::UInt16 => Self::UInt16(typed(dims, count, data, integer, name)?),
+            DataType::UInt32 => Self::UInt32(typed(dims, count, data, integer, name)?),
+            DataType::UInt64 => Self::UInt64(typed(dims, count, data, integer, name)?),
             DataType::Float32 => Self::Float32(typed(
                 dims,
-                &leaves,
+                count,
+                data,
                 |v| float::<f32>(v).map(f32::to_bits),
                 name,
             )?),
             DataType::Float64 => Self::Float64(typed(
                 dims,
-                &leaves,
+                count,
+                data,
                 |v| float::<f64>(v).map(f64::to_bits),
                 name,
             )?),
@@ -239,27 +227,125 @@ impl TypedArray {
     }
 }
 
-fn collect_leaves<'a>(
-    data: &'a Value,
-    shape: &[u64],
-    at: &str,
-    leaves: &mut Vec<(String, &'a Value)>,
-) -> Result<(), String> {
+/// The dimensions of an array of `shape` and its element count, when ndarray can
+/// hold it and a vector may: the rank at most [`zarr_reshape::limits::MAX_RANK`],
+/// at most [`MAX_ELEMENTS`] elements, and every extent and the product of the
+/// non-zero extents at most [`MAX_ARRAY_SPAN`] (so `[0, 2^64 - 1]`, which holds no
+/// element, is refused here rather than panicking inside ndarray).
+///
+/// # Errors
+/// A message saying which limit `shape` passes.
+pub fn check_shape(shape: &[u64]) -> Result<(Vec<usize>, usize), String> {
+    if shape.len() > MAX_RANK {
+        return Err(format!(
+            "a shape of rank {} is beyond the limit of {MAX_RANK} dimensions",
+            shape.len()
+        ));
+    }
+    let mut span: usize = 1;
+    let mut count: usize = 1;
+    let mut dims = Vec::with_capacity(shape.len());
+    for extent in shape {
+        let dim = usize::try_from(*extent)
+            .ok()
+            .filter(|dim| *dim <= MAX_ARRAY_SPAN)
+            .ok_or_else(|| {
+                format!("shape {shape:?}: extent {extent} is beyond {MAX_ARRAY_SPAN}")
+            })?;
+        if dim != 0 {
+            span = span
+                .checked_mul(dim)
+                .filter(|span| *span <= MAX_ARRAY_SPAN)
+                .ok_or_else(|| {
+                    format!(
+                        "shape {shape:?}: its non-zero extents multiply beyond {MAX_ARRAY_SPAN}"
+                    )
+                })?;
+        }
+        count = count.saturating_mul(dim);
+        dims.push(dim);
+    }
+    if u64::try_from(count).ok().is_none_or(|count| count > MAX_ELEMENTS) {
+        return Err(format!(
+            "shape {shape:?} holds more than {MAX_ELEMENTS} elements"
+        ));
+    }
+    Ok((dims, count))
+}
+
+/// `data[i][j]...`, the place of the item at `path`.
+fn place(path: &[usize]) -> String {
+    let indices: String = path.iter().map(|i| format!("[{i}]")).collect();
+    format!("data{indices}")
+}
+
+/// Checks that `data` nests as `shape` says, every list of the right length, before
+/// anything is allocated for its elements; `path` is the place of `data`.
+fn check_nesting(data: &Value, shape: &[u64], path: &mut Vec<usize>) -> Result<(), String> {
     let Some((extent, inner)) = shape.split_first() else {
-        leaves.push((format!("data{at}"), data));
         return Ok(());
     };
     let items = data
         .as_array()
-        .ok_or_else(|| format!("data{at} must be a list of {extent} items"))?;
+        .ok_or_else(|| format!("{} must be a list of {extent} items", place(path)))?;
     if u64::try_from(items.len()).ok() != Some(*extent) {
         return Err(format!(
-            "data{at} has {} items, the shape says {extent}",
+            "{} has {} items, the shape says {extent}",
+            place(path),
             items.len()
         ));
     }
+    if inner.is_empty() {
+        return Ok(());
+    }
     for (i, item) in items.iter().enumerate() {
-        collect_leaves(item, inner, &format!("{at}[{i}]"), leaves)?;
+        path.push(i);
+        check_nesting(item, inner, path)?;
+        path.pop();
+    }
+    Ok(())
+}
+
+/// Reads the `count` leaves of `data` (already checked by [`check_nesting`]) in C
+/// order into an array of `dims`.
+fn typed<T>(
+    dims: IxDyn,
+    count: usize,
+    data: &Value,
+    read: impl Fn(&Value) -> Option<T>,
+    name: &str,
+) -> Result<ArrayD<T>, String> {
+    let mut elements = Vec::with_capacity(count);
+    let mut path = Vec::with_capacity(dims.ndim());
+    read_leaves(data, dims.ndim(), &mut path, &mut |path, value| {
+        let element =
+            read(value).ok_or_else(|| format!("{}: {value} is not a {name}", place(path)))?;
+        elements.push(element);
+        Ok(())
+    })?;
+    ArrayD::from_shape_vec(dims, elements).map_err(|error| error.to_string())
+}
+
+/// Visits the leaves of `data`, `depth` lists deep, in C order.
+fn read_leaves(
+    data: &Value,
+    depth: usize,
+    path: &mut Vec<usize>,
+    visit: &mut impl FnMut(&[usize], &Value) -> Result<(), String>,
+) -> Result<(), String> {
+    let Some(inner) = depth.checked_sub(1) else {
+        return visit(path, data);
+    };
+    for (i, item) in data
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        path.push(i);
+        read_leaves(item, inner, path, visit)?;
+        path.pop();
     }
     Ok(())
 }
@@ -271,18 +357,29 @@ fn build(shape: &[usize], leaves: &mut impl Iterator<Item = Value>) -> Value {
     }
 }
 
-/// An integer element, read exactly from its JSON text (no floats, no wrap).
-fn integer<T: std::str::FromStr>(value: &Value) -> Option<T> {
-    match value {
-        Value::Number(number) => number.to_string().parse().ok(),
-        _ => None,
+/// An integer element, read exactly (no floats, no wrap, no allocation).
+fn integer<T: TryFrom<u64> + TryFrom<i64>>(value: &Value) -> Option<T> {
+    let Value::Number(number) = value else {
+        return None;
+    };
+    match (number.as_u64(), number.as_i64()) {
+        (Some(unsigned), _) => <T as TryFrom<u64>>::try_from(unsigned).ok(),
+        (None, Some(signed)) => <T as TryFrom<i64>>::try_from(signed).ok(),
+        // A fraction or an exponent: not an integer.
+        (None, None) => None,
     }
 }
 
-/// A float element: a JSON number, or "NaN", "Infinity", "-Infinity" as Zarr writes them.
+/// A float element: a JSON number, or "NaN", "Infinity", "-Infinity" as Zarr writes
+/// them. A number is read from its shortest decimal text (as serde_json prints it),
+/// rounded once to `T`, in a buffer on the stack.
 fn float<T: std::str::FromStr>(value: &Value) -> Option<T> {
     match value {
-        Value::Number(number) => number.to_string().parse().ok(),
+        Value::Number(number) => {
+            let mut text = StackText::default();
+            write!(text, "{number}").ok()?;
+            text.as_str()?.parse().ok()
+        }
         Value::String(text) => match text.as_str() {
             "NaN" => "NaN".parse().ok(),
             "Infinity" => "inf".parse().ok(),
@@ -290,6 +387,32 @@ fn float<T: std::str::FromStr>(value: &Value) -> Option<T> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The text of one JSON number, without a heap allocation: serde_json prints a
+/// number in at most 24 bytes (`-1.7976931348623157e308`).
+#[derive(Default)]
+struct StackText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl StackText {
+    fn as_str(&self) -> Option<&str> {
+        std::str::from_utf8(self.bytes.get(..self.len)?).ok()
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let end = self.len.checked_add(text.len()).ok_or(std::fmt::Error)?;
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(text.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 

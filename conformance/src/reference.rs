@@ -1,5 +1,6 @@
 //! The embedded reference: runs a case through the `zarr-reshape` library.
 
+use std::io::{self, Write};
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -8,28 +9,113 @@ use zarr_reshape::{Argument, ReshapeCodec, ReshapeConfiguration, ReshapeError};
 use crate::answer::Answer;
 use crate::arrays::TypedArray;
 use crate::map_typed;
+use crate::serve::MAX_LINE_BYTES;
 use crate::vector::{Case, CodecJson, Operation};
 use crate::zarr;
 
-/// The most elements a `map-region` case may select.
-pub const MAX_REGION_ELEMENTS: u64 = 1 << 20;
+/// The work budget of one `map-region` case: the most coordinates (elements of the
+/// box times the encoded rank) its answer may hold. A larger box is answered
+/// `errored`, before the work: the reference declines, the spec allows the box.
+pub const MAX_REGION_COORDINATES: u64 = 1 << 20;
+
+/// The longest answer the reference gives, in bytes of compact JSON: the
+/// protocol's line limit ([`MAX_LINE_BYTES`]) less 64 KiB for the line's envelope
+/// (`seq`). A longer answer is `errored` (no reader could take its line), checked
+/// before its JSON is built where its size can be bounded from below, and by
+/// counting the bytes (never buffering them) otherwise.
+pub const MAX_ANSWER_BYTES: usize = MAX_LINE_BYTES.saturating_sub(64 << 10);
 
 /// Runs one case through the reference implementation.
 #[must_use]
 pub fn run(case: &Case) -> Answer {
     if let Operation::ReadArray { path, region, .. } = &case.operation {
-        return read_array(path, region.as_ref());
+        return bounded(read_array(path, region.as_ref()));
     }
     match execute(case) {
-        Ok(output) => Answer::Output(output),
-        Err(error) => Answer::Error {
+        Ok(output) => bounded(Answer::Output(output)),
+        Err(Declined(message)) => Answer::Errored { message },
+        Err(Refused(error)) => Answer::Error {
             class: Some(error.class().as_str().to_string()),
             message: error.to_string(),
         },
     }
 }
 
-fn execute(case: &Case) -> Result<Map<String, Value>, ReshapeError> {
+/// Why [`execute`] gives no output.
+enum Stop {
+    /// The codec's verdict: an error class.
+    Refused(ReshapeError),
+    /// Beyond what the reference answers (a budget, the line limit): `errored`.
+    Declined(String),
+}
+use Stop::{Declined, Refused};
+
+impl From<ReshapeError> for Stop {
+    fn from(error: ReshapeError) -> Self {
+        Refused(error)
+    }
+}
+
+/// `answer`, or `errored` when its JSON would be longer than [`MAX_ANSWER_BYTES`].
+fn bounded(answer: Answer) -> Answer {
+    let Answer::Output(output) = &answer else {
+        return answer;
+    };
+    match serde_json::to_writer(&mut Counter(0), output) {
+        Ok(()) => answer,
+        Err(_) => Answer::Errored {
+            message: too_long("the answer"),
+        },
+    }
+}
+
+fn too_long(what: &str) -> String {
+    format!(
+        "{what} would be longer than {MAX_ANSWER_BYTES} bytes of JSON, beyond the protocol's line limit of {MAX_LINE_BYTES} bytes"
+    )
+}
+
+/// Counts the bytes written to it, failing past [`MAX_ANSWER_BYTES`].
+struct Counter(usize);
+
+impl Write for Counter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0 = self
+            .0
+            .checked_add(bytes.len())
+            .filter(|total| *total <= MAX_ANSWER_BYTES)
+            .ok_or_else(|| io::Error::other("the answer is too long"))?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A lower bound of the JSON text of an array of `shape` (a digit per element,
+/// `[]` per list, a comma between items): beyond [`MAX_ANSWER_BYTES`] the answer
+/// cannot fit, and is declined before its JSON is built.
+fn check_array_size(shape: &[u64]) -> Result<(), Stop> {
+    // Lists at depth k: prod(shape[..k]); each holds its items and their commas.
+    let mut lists: u64 = 0;
+    let mut across: u64 = 1;
+    for extent in shape {
+        lists = lists.saturating_add(across);
+        across = across.saturating_mul(*extent);
+    }
+    // `across` is now the element count; every element and list but the outer
+    // one follows a comma or opens its list.
+    let bytes = across
+        .saturating_mul(2)
+        .saturating_add(lists.saturating_mul(3));
+    if usize::try_from(bytes).ok().is_none_or(|bytes| bytes > MAX_ANSWER_BYTES) {
+        return Err(Declined(too_long(&format!("an array of shape {shape:?}"))));
+    }
+    Ok(())
+}
+
+fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
     let configuration = match &case.codec {
         CodecJson::Configuration(json) => ReshapeConfiguration::from_configuration_json(json)?,
         CodecJson::Codec(json) => ReshapeConfiguration::from_codec_json(json)?,
@@ -45,10 +131,13 @@ fn execute(case: &Case) -> Result<Map<String, Value>, ReshapeError> {
         }
         Operation::Encode(array) => {
             let encoded = map_typed!(array, |a| codec.encode(a).map(|b| b.into_owned()))?;
+            // The codec's verdict first; then whether its JSON can be answered at all.
+            check_array_size(&encoded.shape())?;
             insert_array(&mut output, &encoded);
         }
         Operation::Decode(array) => {
             let decoded = map_typed!(array, |a| codec.decode(a).map(|b| b.into_owned()))?;
+            check_array_size(&decoded.shape())?;
             insert_array(&mut output, &decoded);
         }
         Operation::MapIndex(index) => {
@@ -59,19 +148,25 @@ fn execute(case: &Case) -> Result<Map<String, Value>, ReshapeError> {
             );
         }
         Operation::MapRegion { start, stop } => {
-            let mut indices = Vec::new();
-            let mut budget = MAX_REGION_ELEMENTS;
             let start = unsigned(start, Argument::DecodedRegion)?;
             let stop = unsigned(stop, Argument::DecodedRegion)?;
-            for run in codec.region_runs(&start, &stop)? {
+            let runs = codec.region_runs(&start, &stop)?;
+            // The work is one coordinate per element and encoded dimension.
+            let elements = start
+                .iter()
+                .zip(&stop)
+                .try_fold(1u64, |acc, (a, b)| acc.checked_mul(b.saturating_sub(*a)));
+            let rank = u64::try_from(codec.encoded_shape().len()).unwrap_or(u64::MAX);
+            let coordinates = elements.map(|elements| elements.saturating_mul(rank.max(1)));
+            if coordinates.is_none_or(|coordinates| coordinates > MAX_REGION_COORDINATES) {
+                return Err(Declined(format!(
+                    "a box of {} elements at encoded rank {rank} is beyond the reference's budget of {MAX_REGION_COORDINATES} coordinates",
+                    elements.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+                )));
+            }
+            let mut indices = Vec::new();
+            for run in runs {
                 for offset in (run.offset..).take(usize::try_from(run.len).unwrap_or(usize::MAX)) {
-                    budget = budget
-                        .checked_sub(1)
-                        .ok_or_else(|| ReshapeError::Overflow {
-                            what: format!(
-                                "a box of more than {MAX_REGION_ELEMENTS} elements in a vector"
-                            ),
-                        })?;
                     indices.push(Value::from(codec.encoded_index_at(offset)?));
                 }
             }

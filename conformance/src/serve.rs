@@ -30,7 +30,9 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 ///   when it has one), and serving goes on. Blank lines are ignored.
 ///
 /// Input lines are bounded by [`MAX_LINE_BYTES`]: memory stays bounded whatever the
-/// peer sends.
+/// peer sends. So are answer lines: one that would be longer is sent as `errored`
+/// with a null seq (the reference already declines answers beyond
+/// [`reference::MAX_ANSWER_BYTES`]).
 ///
 /// # Errors
 /// When reading `input` or writing `output` fails.
@@ -64,7 +66,16 @@ fn serve_bounded(
                 }
             }
         };
-        output.write_all(&protocol::line(&answer))?;
+        let mut line = protocol::line(&answer);
+        // The reader of this line takes at most `max_line_bytes` (the newline not
+        // counted): a longer answer (a long echoed seq) is errored instead.
+        if line.len() > max_line_bytes.saturating_add(1) {
+            line = protocol::line(&errored(
+                Value::Null,
+                format!("the answer would be a line longer than {max_line_bytes} bytes"),
+            ));
+        }
+        output.write_all(&line)?;
         output.flush()?;
     }
 }
@@ -216,6 +227,29 @@ mod tests {
             got[3],
             json!({"seq": 5, "result": {"encoded_shape": [6, 4]}})
         );
+    }
+
+    #[test]
+    fn an_answer_longer_than_the_line_limit_is_errored_instead() {
+        // Eight elements encoded into [8, 1, ..., 1]: each wrapped in 100 lists.
+        let ones = vec!["1"; 100].join(", ");
+        let case = format!(
+            r#"{{"id": "x/y", "description": "d", "clauses": ["algorithm.ravel"], "level": "must", "operation": "encode", "configuration": {{"shape": [-1, {ones}]}}, "decoded_shape": [8], "input": {{"data_type": "uint8", "shape": [8], "data": [0, 0, 0, 0, 0, 0, 0, 0]}}, "expect": {{"shape": [], "data": []}}}}"#
+        );
+        let requests = format!("{{\"cmd\": \"run\", \"seq\": 1, \"case\": {case}}}\n");
+        assert!(requests.len() < 1000);
+        let got = answers(&requests, 1000);
+        assert_eq!(got[0]["seq"], Value::Null);
+        assert!(
+            got[0]["result"]["errored"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("longer than 1000 bytes")
+        );
+        // With room for it, the answer is sent.
+        let got = answers(&requests, 4000);
+        assert_eq!(got[0]["seq"], 1);
+        assert_eq!(got[0]["result"]["shape"][0], 8);
     }
 
     #[test]
