@@ -265,7 +265,10 @@ pub fn check_shape(shape: &[u64]) -> Result<(Vec<usize>, usize), String> {
         count = count.saturating_mul(dim);
         dims.push(dim);
     }
-    if u64::try_from(count).ok().is_none_or(|count| count > MAX_ELEMENTS) {
+    if u64::try_from(count)
+        .ok()
+        .is_none_or(|count| count > MAX_ELEMENTS)
+    {
         return Err(format!(
             "shape {shape:?} holds more than {MAX_ELEMENTS} elements"
         ));
@@ -377,8 +380,11 @@ fn float<T: std::str::FromStr>(value: &Value) -> Option<T> {
     match value {
         Value::Number(number) => {
             let mut text = StackText::default();
-            write!(text, "{number}").ok()?;
-            text.as_str()?.parse().ok()
+            match write!(text, "{number}") {
+                Ok(()) => text.as_str()?.parse().ok(),
+                // Longer text (serde_json's arbitrary_precision keeps it as written).
+                Err(_) => number.to_string().parse().ok(),
+            }
         }
         Value::String(text) => match text.as_str() {
             "NaN" => "NaN".parse().ok(),
@@ -390,12 +396,20 @@ fn float<T: std::str::FromStr>(value: &Value) -> Option<T> {
     }
 }
 
-/// The text of one JSON number, without a heap allocation: serde_json prints a
-/// number in at most 24 bytes (`-1.7976931348623157e308`).
-#[derive(Default)]
+/// The text of one JSON number, without a heap allocation: a float prints in
+/// positional notation, at most 327 bytes (`-5e-324` is 0.000...5, 324 places).
 struct StackText {
-    bytes: [u8; 32],
+    bytes: [u8; 512],
     len: usize,
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        Self {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
 }
 
 impl StackText {

@@ -109,7 +109,10 @@ fn check_array_size(shape: &[u64]) -> Result<(), Stop> {
     let bytes = across
         .saturating_mul(2)
         .saturating_add(lists.saturating_mul(3));
-    if usize::try_from(bytes).ok().is_none_or(|bytes| bytes > MAX_ANSWER_BYTES) {
+    if usize::try_from(bytes)
+        .ok()
+        .is_none_or(|bytes| bytes > MAX_ANSWER_BYTES)
+    {
         return Err(Declined(too_long(&format!("an array of shape {shape:?}"))));
     }
     Ok(())

@@ -37,14 +37,16 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 /// # Errors
 /// When reading `input` or writing `output` fails.
 pub fn serve(input: impl BufRead, output: impl Write) -> io::Result<()> {
-    serve_bounded(input, output, MAX_LINE_BYTES)
+    serve_bounded(input, output, MAX_LINE_BYTES, MAX_LINE_BYTES)
 }
 
-/// [`serve`], with lines of at most `max_line_bytes`.
+/// [`serve`], with request lines of at most `max_line_bytes` and answer lines of
+/// at most `max_answer_bytes` (newlines not counted).
 fn serve_bounded(
     mut input: impl BufRead,
     mut output: impl Write,
     max_line_bytes: usize,
+    max_answer_bytes: usize,
 ) -> io::Result<()> {
     loop {
         let answer = match read_line(&mut input, max_line_bytes)? {
@@ -69,10 +71,10 @@ fn serve_bounded(
         let mut line = protocol::line(&answer);
         // The reader of this line takes at most `max_line_bytes` (the newline not
         // counted): a longer answer (a long echoed seq) is errored instead.
-        if line.len() > max_line_bytes.saturating_add(1) {
+        if line.len() > max_answer_bytes.saturating_add(1) {
             line = protocol::line(&errored(
                 Value::Null,
-                format!("the answer would be a line longer than {max_line_bytes} bytes"),
+                format!("the answer would be a line longer than {max_answer_bytes} bytes"),
             ));
         }
         output.write_all(&line)?;
@@ -97,7 +99,7 @@ fn respond(line: &[u8]) -> Option<Value> {
     let seq = request.get("seq").cloned().unwrap_or(Value::Null);
     match request.get("cmd").and_then(Value::as_str) {
         Some("start") => Some(start(&request)),
-        Some("run") => Some(run(seq, request.get("case"))),
+        Some("run") => Some(run(seq, request)),
         Some("stop") => None,
         Some(other) => Some(errored(seq, format!("unknown command {other:?}"))),
         None => Some(errored(
@@ -131,12 +133,23 @@ fn start(request: &Value) -> Value {
     }
 }
 
-fn run(seq: Value, case: Option<&Value>) -> Value {
-    let Some(case) = case else {
+/// Answers a run request; the request's JSON is dropped before the case runs, and
+/// the output moved into the answer, so that no array is held twice more than needed.
+fn run(seq: Value, request: Value) -> Value {
+    let Some(case) = request.get("case") else {
         return errored(seq, "a run request needs a case".into());
     };
-    match vector::parse_case(case) {
-        Ok(case) => json!({"seq": seq, "result": reference::run(&case).to_json()}),
+    let case = vector::parse_case(case);
+    drop(request);
+    match case {
+        Ok(case) => {
+            let result = match reference::run(&case) {
+                Answer::Output(output) => Value::Object(output),
+                other => other.to_json(),
+            };
+            drop(case);
+            json!({"seq": seq, "result": result})
+        }
         Err((pointer, message)) => errored(
             seq,
             format!("the case cannot be read at \"{pointer}\": {message}"),
@@ -154,8 +167,23 @@ mod tests {
 
     /// Serves `requests` (one per line) and returns the answers, parsed.
     fn answers(requests: &str, max_line_bytes: usize) -> Vec<Value> {
+        answers_within(requests, max_line_bytes, MAX_LINE_BYTES)
+    }
+
+    /// As `answers`, with answer lines of at most `max_answer_bytes`.
+    fn answers_within(
+        requests: &str,
+        max_line_bytes: usize,
+        max_answer_bytes: usize,
+    ) -> Vec<Value> {
         let mut output = Vec::new();
-        serve_bounded(requests.as_bytes(), &mut output, max_line_bytes).unwrap();
+        serve_bounded(
+            requests.as_bytes(),
+            &mut output,
+            max_line_bytes,
+            max_answer_bytes,
+        )
+        .unwrap();
         String::from_utf8(output)
             .unwrap()
             .lines()
@@ -238,7 +266,7 @@ mod tests {
         );
         let requests = format!("{{\"cmd\": \"run\", \"seq\": 1, \"case\": {case}}}\n");
         assert!(requests.len() < 1000);
-        let got = answers(&requests, 1000);
+        let got = answers_within(&requests, 1000, 1000);
         assert_eq!(got[0]["seq"], Value::Null);
         assert!(
             got[0]["result"]["errored"]["message"]
@@ -247,7 +275,7 @@ mod tests {
                 .contains("longer than 1000 bytes")
         );
         // With room for it, the answer is sent.
-        let got = answers(&requests, 4000);
+        let got = answers_within(&requests, 1000, 4000);
         assert_eq!(got[0]["seq"], 1);
         assert_eq!(got[0]["result"]["shape"][0], 8);
     }
