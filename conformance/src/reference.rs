@@ -118,6 +118,16 @@ fn check_array_size(shape: &[u64]) -> Result<(), Stop> {
     Ok(())
 }
 
+/// The bytes of `index` as a JSON list followed by a comma: `[12,3],`.
+fn json_length(index: &[u64]) -> usize {
+    let digits = index.iter().fold(0usize, |sum, coordinate| {
+        let digits = coordinate.checked_ilog10().unwrap_or(0).saturating_add(1);
+        sum.saturating_add(usize::try_from(digits).unwrap_or(usize::MAX))
+    });
+    // The brackets, a comma between coordinates and one after the list.
+    digits.saturating_add(index.len().max(1)).saturating_add(2)
+}
+
 fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
     let configuration = match &case.codec {
         CodecJson::Configuration(json) => ReshapeConfiguration::from_configuration_json(json)?,
@@ -168,9 +178,18 @@ fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
                 )));
             }
             let mut indices = Vec::new();
+            // The answer's length, counted as it grows: a box within the budget can
+            // still be beyond the line limit (2^20 coordinates of 20 digits), and is
+            // declined as soon as it is, not after the whole answer is built.
+            let mut bytes: usize = 2;
             for run in runs {
                 for offset in (run.offset..).take(usize::try_from(run.len).unwrap_or(usize::MAX)) {
-                    indices.push(Value::from(codec.encoded_index_at(offset)?));
+                    let index = codec.encoded_index_at(offset)?;
+                    bytes = bytes.saturating_add(json_length(&index));
+                    if bytes > MAX_ANSWER_BYTES {
+                        return Err(Declined(too_long("the encoded indices")));
+                    }
+                    indices.push(Value::from(index));
                 }
             }
             output.insert("encoded_indices".into(), Value::Array(indices));
