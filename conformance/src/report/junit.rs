@@ -8,6 +8,10 @@
 //! unexpected pass is a `<failure type="unexpected-pass">`, as it fails the run.
 //! Stale expectations and an interrupted run appear as testcases of a last suite,
 //! `(run)`, so that the XML goes red exactly when the run has a run-level fault.
+//!
+//! Every text is passed through [`xml`] first: the characters XML 1.0 forbids
+//! (C0 controls, U+FFFE, U+FFFF) are written as `\u{...}`, so that the file stays
+//! well-formed whatever a vector or an adapter said.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +20,7 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 use crate::judge::Outcome;
 use crate::run::{CaseRecord, RunReport, expected_json};
 
+use super::escape::xml;
 use super::{Status, clause_of, compact, reason};
 
 /// The name of the suite that holds run-level faults.
@@ -25,15 +30,15 @@ pub const RUN_SUITE: &str = "(run)";
 #[must_use]
 pub fn render(report: &RunReport) -> String {
     let info = &report.implementation;
-    let mut junit = Report::new(format!(
+    let mut junit = Report::new(xml(&format!(
         "zarr-reshape conformance: {} {}",
         info.name, info.version
-    ));
+    )));
     junit.set_time(report.duration);
     let properties = [
-        Property::new("implementation", info.name.as_str()),
-        Property::new("implementation.version", info.version.as_str()),
-        Property::new("implementation.language", info.language.as_str()),
+        Property::new("implementation", xml(&info.name)),
+        Property::new("implementation.version", xml(&info.version)),
+        Property::new("implementation.language", xml(&info.language)),
         Property::new("suite_version", report.suite_version.to_string()),
     ];
     let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
@@ -42,7 +47,7 @@ pub fn render(report: &RunReport) -> String {
         suites
             .entry(clause)
             .or_insert_with(|| {
-                let mut suite = TestSuite::new(clause);
+                let mut suite = TestSuite::new(xml(clause));
                 suite.add_properties(properties.clone());
                 suite
             })
@@ -58,22 +63,23 @@ pub fn render(report: &RunReport) -> String {
 
 fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
     let details = || {
-        format!(
+        xml(&format!(
             "{}\nexpected: {}\nanswered: {}",
             record.case.description,
             compact(&expected_json(&record.case)),
             compact(&record.answer.to_json())
-        )
+        ))
     };
     let listed = record.known_failure.as_deref().unwrap_or_default();
+    let why = xml(reason(&record.outcome));
     let status = match Status::of(record) {
         Status::Pass => TestCaseStatus::success(),
         Status::UnexpectedPass => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status
-                .set_message(format!(
+                .set_message(xml(&format!(
                     "unexpected pass: listed as a known failure ({listed}); remove it from the expectations file"
-                ))
+                )))
                 .set_type("unexpected-pass")
                 .set_description(details());
             status
@@ -81,18 +87,13 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
         Status::KnownFailure => {
             let mut status = TestCaseStatus::skipped();
             status
-                .set_message(format!("known failure: {listed}"))
-                .set_description(format!(
-                    "{}: {}\n{}",
-                    record.outcome.name(),
-                    reason(&record.outcome),
-                    details()
-                ));
+                .set_message(xml(&format!("known failure: {listed}")))
+                .set_description(format!("{}: {why}\n{}", record.outcome.name(), details()));
             status
         }
         Status::Skip => {
             let mut status = TestCaseStatus::skipped();
-            status.set_message(reason(&record.outcome));
+            status.set_message(why);
             status
         }
         Status::Fail | Status::Error => {
@@ -102,16 +103,16 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
             };
             let mut status = TestCaseStatus::non_success(kind);
             status
-                .set_message(reason(&record.outcome))
-                .set_type(record.case.level.as_str())
+                .set_message(why)
+                .set_type(xml(&record.case.level))
                 .set_description(details());
             status
         }
     };
-    let mut case = TestCase::new(record.case.id.as_str(), status);
-    case.set_classname(clause).set_time(record.duration);
+    let mut case = TestCase::new(xml(&record.case.id), status);
+    case.set_classname(xml(clause)).set_time(record.duration);
     if !record.stderr.is_empty() {
-        case.set_system_err(record.stderr.as_str());
+        case.set_system_err(xml(&record.stderr));
     }
     case
 }
@@ -124,7 +125,7 @@ fn run_suite(report: &RunReport) -> Option<TestSuite> {
         status
             .set_message("stale expectation: listed in the expectations file, but no case of the suite has this id")
             .set_type("stale-expectation");
-        let mut case = TestCase::new(format!("stale-expectation/{id}"), status);
+        let mut case = TestCase::new(xml(&format!("stale-expectation/{id}")), status);
         case.set_classname(RUN_SUITE);
         cases.push(case);
     }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::run::{CaseRecord, RunReport};
 
+use super::escape::{markdown as escape, markdown_code as code};
 use super::{Status, Tally, by_clause, one_line, plural, reason, verdict};
 
 /// The Markdown summary of a run: a heading naming the implementation, the
@@ -42,11 +43,12 @@ pub fn render(report: &RunReport) -> String {
     let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|");
     for row in by_clause(&report.records) {
         let t = &row.tally;
+        let levels: Vec<String> = row.levels.iter().map(|level| escape(level)).collect();
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} | {} |",
-            row.clause,
-            row.levels.join(", "),
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            code(row.clause, true),
+            levels.join(", "),
             t.pass,
             t.fail,
             t.error,
@@ -80,7 +82,7 @@ pub fn render(report: &RunReport) -> String {
         let ids: Vec<String> = report
             .stale_expectations
             .iter()
-            .map(|id| format!("`{}`", id.replace('`', "'")))
+            .map(|id| code(id, false))
             .collect();
         let _ = writeln!(
             out,
@@ -115,24 +117,9 @@ fn item(record: &CaseRecord) -> String {
             format!("{name}: {}", escape(&one_line(reason(&record.outcome))))
         }
     };
-    format!("`{}` ({}): {what}", case.id.replace('`', "'"), case.level)
-}
-
-/// Text made safe for Markdown prose: HTML special characters as entities, and
-/// the characters that start emphasis, code or table cells escaped.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\\' | '*' | '`' | '|' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+    format!(
+        "{} ({}): {what}",
+        code(&case.id, false),
+        escape(&case.level)
+    )
 }

@@ -7,6 +7,7 @@
 //! a known failure, whatever its outcome; a listed case that passed counts as a pass
 //! and is also called out as an unexpected pass, which breaks the run.
 
+pub mod escape;
 pub mod jsonl;
 pub mod junit;
 pub mod markdown;

@@ -1,5 +1,7 @@
 //! The summary printed at the end of a run: plain text, no colours, and no clock
-//! values, so that the same run always prints the same text.
+//! values, so that the same run always prints the same text. Whatever came from a
+//! vector or an adapter is printed through [`safe`](super::escape::terminal), so
+//! that no escape sequence reaches the terminal.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -7,6 +9,7 @@ use std::fmt::Write as _;
 use crate::answer::Answer;
 use crate::run::{CaseRecord, RunReport, expected_json};
 
+use super::escape::terminal as safe;
 use super::{Status, Tally, by_clause, compact, one_line, plural, reason, verdict};
 
 /// The most lines of a case's stderr shown in the summary.
@@ -23,9 +26,9 @@ pub fn summary(report: &RunReport) -> String {
     let _ = writeln!(
         out,
         "{} {} ({}), suite version {}: {}",
-        info.name,
-        info.version,
-        info.language,
+        safe(&info.name),
+        safe(&info.version),
+        safe(&info.language),
         report.suite_version,
         plural(tally.total(), "case", "cases")
     );
@@ -59,9 +62,9 @@ pub fn summary(report: &RunReport) -> String {
             let _ = writeln!(
                 out,
                 "  {} [{}]: {}",
-                record.case.id,
+                safe(&record.case.id),
                 record.outcome.name(),
-                record.known_failure.as_deref().unwrap_or_default()
+                safe(record.known_failure.as_deref().unwrap_or_default())
             );
         }
     }
@@ -76,8 +79,8 @@ pub fn summary(report: &RunReport) -> String {
             let _ = writeln!(
                 out,
                 "  {}: listed because {}",
-                record.case.id,
-                record.known_failure.as_deref().unwrap_or_default()
+                safe(&record.case.id),
+                safe(record.known_failure.as_deref().unwrap_or_default())
             );
         }
     }
@@ -88,7 +91,7 @@ pub fn summary(report: &RunReport) -> String {
             report.stale_expectations.len()
         );
         for id in &report.stale_expectations {
-            let _ = writeln!(out, "  {id}");
+            let _ = writeln!(out, "  {}", safe(id));
         }
     }
     let _ = writeln!(out, "\n{}", verdict(report));
@@ -112,10 +115,13 @@ fn with_status(report: &RunReport, status: Status) -> impl Iterator<Item = &Case
 
 /// The per-clause table, with a total line.
 fn table(out: &mut String, report: &RunReport) {
-    let rows = by_clause(&report.records);
+    let rows: Vec<(String, Tally)> = by_clause(&report.records)
+        .into_iter()
+        .map(|row| (safe(row.clause), row.tally))
+        .collect();
     let width = rows
         .iter()
-        .map(|row| row.clause.len())
+        .map(|(clause, _)| clause.chars().count())
         .chain(["clause".len(), "total".len()])
         .max()
         .unwrap_or_default();
@@ -127,8 +133,8 @@ fn table(out: &mut String, report: &RunReport) {
             t.pass, t.fail, t.error, t.skip, t.known_failure
         );
     };
-    for row in &rows {
-        line(out, row.clause, &row.tally);
+    for (clause, tally) in &rows {
+        line(out, clause, tally);
     }
     line(out, "total", &Tally::of(&report.records));
 }
@@ -145,15 +151,23 @@ fn section(out: &mut String, title: &str, records: &[&CaseRecord]) {
             out,
             "\n{} {} [{}]",
             record.outcome.name().to_uppercase(),
-            case.id,
-            case.level
+            safe(&case.id),
+            safe(&case.level)
         );
-        let _ = writeln!(out, "  {}", one_line(&case.description));
-        let _ = writeln!(out, "  expected: {}", compact(&expected_json(case)));
-        let _ = writeln!(out, "  answered: {}", compact(&record.answer.to_json()));
+        let _ = writeln!(out, "  {}", safe(&one_line(&case.description)));
+        let _ = writeln!(out, "  expected: {}", safe(&compact(&expected_json(case))));
+        let _ = writeln!(
+            out,
+            "  answered: {}",
+            safe(&compact(&record.answer.to_json()))
+        );
         if !matches!(record.answer, Answer::Errored { .. }) {
             // An adapter fault's reason is its message, already in the answer.
-            let _ = writeln!(out, "  why:      {}", one_line(reason(&record.outcome)));
+            let _ = writeln!(
+                out,
+                "  why:      {}",
+                safe(&one_line(reason(&record.outcome)))
+            );
         }
         stderr(out, &record.stderr);
     }
@@ -167,7 +181,7 @@ fn stderr(out: &mut String, text: &str) {
     }
     let _ = writeln!(out, "  stderr:");
     for line in lines.iter().take(STDERR_LINES) {
-        let _ = writeln!(out, "    | {line}");
+        let _ = writeln!(out, "    | {}", safe(line));
     }
     if let Some(more) = lines.len().checked_sub(STDERR_LINES).filter(|n| *n > 0) {
         let _ = writeln!(
@@ -197,7 +211,7 @@ fn skips(out: &mut String, report: &RunReport) {
             out,
             "  {}: {}",
             plural(count, "case", "cases"),
-            one_line(why)
+            safe(&one_line(why))
         );
     }
 }
