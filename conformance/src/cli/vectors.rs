@@ -8,6 +8,8 @@ use clap::Args;
 use serde_json::Value;
 use zarr_reshape_conformance::coverage;
 use zarr_reshape_conformance::registry::Registry;
+use zarr_reshape_conformance::report::escape::terminal as safe;
+use zarr_reshape_conformance::report::one_line;
 use zarr_reshape_conformance::vector::{self, Case};
 
 /// Options of `zarr-reshape vectors`.
@@ -24,13 +26,22 @@ pub struct VectorsArgs {
 /// Exit 0 when everything loads (and validates), 1 otherwise.
 pub fn execute(args: &VectorsArgs) -> ExitCode {
     let root = args.dir.clone().unwrap_or_else(super::default_cases);
-    let paths = match vector::discover(&root) {
-        Ok(paths) => paths,
+    let (paths, skipped) = match vector::discover_all(&root) {
+        Ok(found) => (found.files, found.skipped_links),
         Err(error) => {
-            eprintln!("zarr-reshape vectors: {}: {error}", root.display());
+            eprintln!(
+                "zarr-reshape vectors: {}",
+                safe(&format!("{}: {error}", root.display()))
+            );
             return ExitCode::from(2);
         }
     };
+    for link in &skipped {
+        eprintln!(
+            "zarr-reshape vectors: warning: {}: a link to a folder, not followed",
+            safe(&link.display().to_string())
+        );
+    }
     let mut problems: Vec<String> = Vec::new();
     let mut files = Vec::new();
     for path in &paths {
@@ -55,7 +66,7 @@ pub fn execute(args: &VectorsArgs) -> ExitCode {
         list(files.iter().flat_map(|(_, cases)| cases));
     }
     for problem in &problems {
-        eprintln!("{problem}");
+        eprintln!("{}", safe(problem));
     }
     let count: usize = files.iter().map(|(_, cases)| cases.len()).sum();
     if problems.is_empty() {
@@ -78,14 +89,14 @@ fn list<'a>(cases: impl Iterator<Item = &'a Case>) {
             .push(case);
     }
     for (clause, cases) in by_clause {
-        println!("{clause} ({} cases)", cases.len());
+        println!("{} ({} cases)", safe(clause), cases.len());
         for case in cases {
             println!(
                 "  {} [{}, {}] {}",
-                case.id,
-                case.level,
+                safe(&case.id),
+                safe(&case.level),
                 case.operation.name(),
-                case.description
+                safe(&one_line(&case.description))
             );
         }
     }
@@ -104,6 +115,12 @@ fn schema_problems(root: &std::path::Path, paths: &[PathBuf]) -> Vec<String> {
     };
     let mut problems = Vec::new();
     for path in paths {
+        // Only what the loader could read: a FIFO would block, a huge file is refused.
+        let readable = std::fs::metadata(path)
+            .is_ok_and(|meta| meta.is_file() && meta.len() <= vector::MAX_FILE_BYTES);
+        if !readable {
+            continue;
+        }
         let Ok(instance) = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()))

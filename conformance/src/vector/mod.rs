@@ -1,14 +1,21 @@
 //! The vector format (version 1, `spec-cases/README.md`): files of cases, read by
 //! walking the JSON so that a bad file is reported with its path and JSON pointer.
 
+mod discover;
 mod read_array;
 
+pub use discover::{
+    Discovery, MAX_FOLDER_DEPTH, MAX_FOLDER_ENTRIES, MAX_VECTOR_FILES, discover_all,
+};
 pub use read_array::{suite_root, wire_json};
 
 use std::fmt;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
+
+use zarr_reshape::ErrorClass;
 
 use crate::arrays::{DataType, TypedArray};
 
@@ -16,6 +23,9 @@ use crate::arrays::{DataType, TypedArray};
 pub const FORMAT: u64 = 1;
 /// The largest vector file read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
+/// The levels a case may have. Any other level is a load error: only `must`
+/// failures break a run, so an unknown level (`"MUST"`) would let a failure pass.
+pub const LEVELS: [&str; 3] = ["must", "should", "interpretation"];
 
 /// One case: an operation on a codec configuration and what it must give.
 #[derive(Debug, Clone)]
@@ -132,28 +142,13 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// The vector files below `root`, sorted: every `*.json` in a sub-folder, except
-/// the array fixtures under `arrays/`.
+/// The vector files below `root`, sorted, as [`discover_all`] finds them; the
+/// links to folders it skips are dropped (call [`discover_all`] to report them).
 ///
 /// # Errors
-/// When a folder cannot be listed.
+/// As [`discover_all`].
 pub fn discover(root: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    let mut folders = vec![root.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                if folder != root || path.file_name() != Some("arrays".as_ref()) {
-                    folders.push(path);
-                }
-            } else if folder != root && path.extension() == Some("json".as_ref()) {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
+    discover_all(root).map(|found| found.files)
 }
 
 /// Reads every case of one vector file.
@@ -166,16 +161,23 @@ pub fn load_file(path: &Path) -> Result<Vec<Case>, LoadError> {
         pointer: pointer.to_string(),
         message,
     };
-    let size = std::fs::metadata(path)
-        .map_err(|e| fail("", e.to_string()))?
-        .len();
+    let metadata = std::fs::metadata(path).map_err(|e| fail("", e.to_string()))?;
+    if !metadata.is_file() {
+        // A FIFO or a device would block the read, or never end it.
+        return Err(fail("", "not a regular file".to_string()));
+    }
+    let size = metadata.len();
     if size > MAX_FILE_BYTES {
         return Err(fail(
             "",
             format!("{size} bytes; vector files are at most {MAX_FILE_BYTES}"),
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| fail("", e.to_string()))?;
+    // Bounded even if the file grew since it was measured.
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES).read_to_string(&mut text))
+        .map_err(|e| fail("", e.to_string()))?;
     let file: Value =
         serde_json::from_str(&text).map_err(|e| fail("", format!("not JSON: {e}")))?;
     let mut cases = parse_file(&file).map_err(|(pointer, message)| fail(&pointer, message))?;
@@ -271,13 +273,30 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         "read-array" => read_array::operation(case)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
+    let level = text("level")?;
+    if !LEVELS.contains(&level.as_str()) {
+        return Err(fault(
+            "/level",
+            &format!(
+                "unknown level {level:?}; a level is one of {}",
+                LEVELS.join(", ")
+            ),
+        ));
+    }
     let expect = expectation(case.get("expect"), "/expect")?;
+    if level != "interpretation" && matches!(expect, Expectation::AnyOf(_)) {
+        // any_of widens what passes: only a reading of ours may be that lenient.
+        return Err(fault(
+            "/expect/any_of",
+            &format!("only a case of level interpretation may give any_of, not {level}"),
+        ));
+    }
     Ok(Case {
         id: text("id")?,
         description: text("description")?,
         clauses: strings("clauses")?,
         interpretations: strings("interpretations")?,
-        level: text("level")?,
+        level,
         operation,
         codec,
         decoded_shape,
@@ -333,21 +352,38 @@ fn expectation(value: Option<&Value>, pointer: &str) -> Result<Expectation, Faul
             .collect::<Result<_, _>>()
             .map(Expectation::AnyOf);
     }
-    match object.get("error") {
-        None => Ok(Expectation::Output(object.clone())),
-        Some(Value::String(class)) => Ok(Expectation::Error(vec![class.clone()])),
-        Some(Value::Array(classes)) => classes
-            .iter()
-            .map(|class| class.as_str().map(str::to_string))
-            .collect::<Option<Vec<String>>>()
-            .map(Expectation::Error)
-            .ok_or(fault(
-                &format!("{pointer}/error"),
-                "must be a class or a list of classes",
-            )),
-        Some(_) => Err(fault(
-            &format!("{pointer}/error"),
-            "must be a class or a list of classes",
+    let pointer = format!("{pointer}/error");
+    let classes: Vec<&Value> = match object.get("error") {
+        None => return Ok(Expectation::Output(object.clone())),
+        Some(Value::Array(classes)) if !classes.is_empty() => classes.iter().collect(),
+        Some(class) => vec![class],
+    };
+    classes
+        .into_iter()
+        .map(|class| error_class(class, &pointer))
+        .collect::<Result<_, _>>()
+        .map(Expectation::Error)
+}
+
+/// One expected error class, from the closed set: a misspelt class would make a
+/// case that no implementation can pass.
+fn error_class(class: &Value, pointer: &str) -> Result<String, Fault> {
+    let known = || {
+        let names: Vec<&str> = ErrorClass::ALL.iter().map(|c| c.as_str()).collect();
+        names.join(", ")
+    };
+    match class.as_str() {
+        Some(name) if ErrorClass::from_name(name).is_some() => Ok(name.to_string()),
+        Some(name) => Err(fault(
+            pointer,
+            &format!(
+                "unknown error class {name:?}; a class is one of {}",
+                known()
+            ),
+        )),
+        None => Err(fault(
+            pointer,
+            "must be a class or a non-empty list of classes",
         )),
     }
 }
