@@ -52,6 +52,9 @@ pub(crate) struct Document {
     pub(crate) lines: Vec<Line>,
     pub(crate) blocks: Vec<Block>,
     pub(crate) fragments: Vec<Fragment>,
+    /// For each line, the first line of its paragraph (or list item), found once
+    /// so that no fragment walks back over a long paragraph again.
+    pub(crate) paragraph_starts: Vec<usize>,
 }
 
 impl Document {
@@ -92,9 +95,11 @@ pub(crate) fn extract(text: &str) -> Document {
         lines,
         blocks: Vec::new(),
         fragments: Vec::new(),
+        paragraph_starts: Vec::new(),
     };
     fenced_blocks(text, &mut document);
     unfenced_blocks(text, &mut document);
+    document.paragraph_starts = super::text::paragraph_starts(&document, text);
     document.blocks.sort_by_key(|block| block.content.start);
     document.fragments = super::inline::find(text, &document);
     document

@@ -5,19 +5,21 @@
 use serde_json::{Value, json};
 use zarr_reshape::{Clause, Explanation, ReshapeError, explain};
 
-use super::extract::{Document, Fragment};
-use super::prose::{self, Verdict};
+use super::extract::Fragment;
+use super::lines::LineIndex;
+use super::prose::{Said, Verdict};
 use super::shapes::{self, Built};
 use super::{Finding, Kind, Label, Severity, json_errors, shape_text};
 
-/// Checks fragment `index` of the document.
+/// Checks a fragment of the document against what the prose says of it (`said`)
+/// and the clauses its paragraph discusses.
 pub(crate) fn check(
-    text: &str,
-    document: &Document,
-    index: usize,
+    lines: &LineIndex<'_>,
     fragment: &Fragment,
+    said: Said,
+    discussed: &[Clause],
 ) -> Vec<Finding> {
-    let parsed = json_errors::parse(text, fragment.array.clone());
+    let parsed = json_errors::parse(lines, fragment.array.clone());
     let mut findings = parsed.findings;
     let Some(elements) = parsed.value.as_ref().and_then(shapes::elements) else {
         return findings;
@@ -33,8 +35,6 @@ pub(crate) fn check(
         Ok(_) => (Verdict::Allowed, None),
         Err(error) => (Verdict::NotAllowed, Some(error.clause())),
     };
-    let said = prose::verdict(text, document, index);
-    let discussed = prose::discussed(text, document, index);
     let outcome = match &explanation.outcome {
         Ok(encoded) => format!(
             "resolves to {} on decoded shape {}",
@@ -93,7 +93,7 @@ pub(crate) fn check(
                 finding.severity = Severity::Warning;
                 finding.message = format!(
                     "`{shown}` is not allowed, as the prose says, but {clause} decides it, not {}",
-                    names(&discussed)
+                    names(discussed)
                 );
                 finding.notes.push(trace());
             } else {

@@ -5,6 +5,10 @@ use std::ops::Range;
 
 use super::extract::{Document, Fragment, LineKind};
 
+/// The longest fragment array read, in bytes; a longer one is cut there (and then
+/// reported as unbalanced JSON), so that a stray `[` costs no more than this.
+pub const MAX_FRAGMENT_BYTES: usize = 1 << 10;
+
 /// Every `"shape": [...]` in prose lines, the array balanced across wrapped lines.
 pub(crate) fn find(text: &str, document: &Document) -> Vec<Fragment> {
     let mut found = Vec::new();
@@ -52,6 +56,9 @@ fn fragment_array(text: &str, document: &Document, after_key: usize) -> Option<R
     for (offset, c) in text.get(open..)?.char_indices() {
         let at = open.saturating_add(offset);
         end = at;
+        if offset >= MAX_FRAGMENT_BYTES {
+            break;
+        }
         if c == '`' {
             break;
         }

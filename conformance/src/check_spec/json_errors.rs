@@ -7,8 +7,9 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
+use super::lines::LineIndex;
 use super::spans::{token_at, unclosed};
-use super::{Finding, Kind, Label, Severity, line_column};
+use super::{Finding, Kind, Label, Severity};
 
 /// How many slips are repaired in one example before giving up.
 const MAX_REPAIRS: usize = 8;
@@ -47,8 +48,9 @@ enum Repair {
     Delete(usize),
 }
 
-/// Parses the example at `content` of the document `markdown`.
-pub(crate) fn parse(markdown: &str, content: Range<usize>) -> Parsed {
+/// Parses the example at `content` of the indexed document.
+pub(crate) fn parse(lines: &LineIndex<'_>, content: Range<usize>) -> Parsed {
+    let markdown = lines.text();
     let mut parsed = Parsed {
         value: None,
         text: markdown
@@ -85,7 +87,7 @@ pub(crate) fn parse(markdown: &str, content: Range<usize>) -> Parsed {
             .and_then(|cut| message.get(..cut))
             .unwrap_or(&message)
             .to_string();
-        let (finding, repair) = diagnose(markdown, &parsed, at, &message);
+        let (finding, repair) = diagnose(lines, &parsed, at, &message);
         parsed.findings.push(finding);
         match repair {
             Some(Repair::Insert(at)) if parsed.text.is_char_boundary(at) => {
@@ -116,7 +118,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 fn diagnose(
-    markdown: &str,
+    lines: &LineIndex<'_>,
     parsed: &Parsed,
     at: usize,
     message: &str,
@@ -164,7 +166,7 @@ fn diagnose(
                 .get(..at)
                 .map(|before| before.trim_end().len())
                 .unwrap_or(at);
-            let (line, column) = line_column(markdown, parsed.document_offset(insert));
+            let (line, column) = lines.line_column(parsed.document_offset(insert));
             finding.message = format!("missing comma between {members}");
             finding.primary.message = format!("expected `,` or `{closer}` before `{found_text}`");
             finding
@@ -194,7 +196,7 @@ fn diagnose(
             .filter(|before| before.ends_with(','));
         if let Some(before) = comma {
             let comma = before.len().saturating_sub(1);
-            let (line, column) = line_column(markdown, parsed.document_offset(comma));
+            let (line, column) = lines.line_column(parsed.document_offset(comma));
             finding.message = "trailing comma".into();
             finding.primary = Label::new(
                 parsed.document_span(comma..comma.saturating_add(1)),

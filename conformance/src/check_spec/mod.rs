@@ -22,6 +22,7 @@ mod fragments;
 mod inline;
 mod intro;
 mod json_errors;
+mod lines;
 mod metadata;
 mod order;
 mod prose;
@@ -32,7 +33,16 @@ mod text;
 
 use std::ops::Range;
 
-use serde_json::Value;
+use serde_json::{Value, json};
+
+pub use inline::MAX_FRAGMENT_BYTES;
+pub use lines::LineIndex;
+pub use prose::{MAX_CONTEXT_BYTES, MAX_LEAD_IN_LINES};
+
+/// The largest document checked, in bytes (4 MiB). A larger one is not read
+/// for examples: its report holds one error finding, `too-large`, and nothing else.
+/// Below it, checking is linear in the document's size and in the number of findings.
+pub const MAX_DOCUMENT_BYTES: usize = 4 << 20;
 
 /// How bad a finding is. Errors make the command exit non-zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -84,6 +94,8 @@ pub enum Kind {
     FragmentNoVerdict,
     /// The sentence introducing an example speaks of another codec.
     ProseCodec,
+    /// The document is larger than [`MAX_DOCUMENT_BYTES`], and was not checked.
+    TooLarge,
 }
 
 impl Kind {
@@ -103,6 +115,7 @@ impl Kind {
             Self::FragmentOtherClause => "fragment-other-clause",
             Self::FragmentNoVerdict => "fragment-no-verdict",
             Self::ProseCodec => "prose-codec",
+            Self::TooLarge => "too-large",
         }
     }
 }
@@ -178,6 +191,10 @@ impl Report {
 /// its content shows.
 #[must_use]
 pub fn check(text: &str) -> Report {
+    if text.len() > MAX_DOCUMENT_BYTES {
+        return too_large(text.len());
+    }
+    let lines = LineIndex::new(text);
     let document = extract::extract(text);
     // (group, phase, finding): a group is an example or a fragment, by where it starts.
     let mut keyed: Vec<(usize, u8, Finding)> = Vec::new();
@@ -191,7 +208,7 @@ pub fn check(text: &str) -> Report {
     });
     for (block, content) in examples {
         let group = content.start;
-        let parsed = json_errors::parse(text, content);
+        let parsed = json_errors::parse(&lines, content);
         keyed.extend(
             parsed
                 .findings
@@ -209,7 +226,7 @@ pub fn check(text: &str) -> Report {
             .first()
             .map(|finding| finding.primary.span.start);
         if let (Some(finding), Some(at)) = (content.first_mut(), first_error) {
-            let (line, column) = line_column(text, at);
+            let (line, column) = lines.line_column(at);
             finding.notes.push(format!(
                 "this example was checked as repaired (see the json-syntax error at {line}:{column})"
             ));
@@ -223,8 +240,15 @@ pub fn check(text: &str) -> Report {
             keyed.extend(intro.map(|finding| (finding.primary.span.start, 1, finding)));
         }
     }
-    for (index, fragment) in document.fragments.iter().enumerate() {
-        let found = fragments::check(text, &document, index, fragment);
+    let verdicts = prose::verdicts(text, &document);
+    // Fragments on one line discuss the same clauses: read the paragraph once.
+    let mut discussed: Option<(usize, Vec<zarr_reshape::Clause>)> = None;
+    for (fragment, said) in document.fragments.iter().zip(verdicts) {
+        if discussed.as_ref().map(|(line, _)| *line) != Some(fragment.line) {
+            discussed = Some((fragment.line, prose::discussed(text, &document, fragment)));
+        }
+        let clauses = discussed.as_ref().map_or(&[][..], |(_, clauses)| clauses);
+        let found = fragments::check(&lines, fragment, said, clauses);
         keyed.extend(found.into_iter().map(|finding| {
             let phase = u8::from(finding.kind != Kind::JsonSyntax);
             (fragment.whole.start, phase, finding)
@@ -238,26 +262,36 @@ pub fn check(text: &str) -> Report {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// The report on a document of `size` bytes, over [`MAX_DOCUMENT_BYTES`] and not read.
 #[must_use]
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_boundary(text, offset.min(text.len()));
-    let before = text.get(..offset).unwrap_or_default();
-    let line = before.matches('\n').count().saturating_add(1);
-    let line_start = before.rfind('\n').map_or(0, |at| at.saturating_add(1));
-    let column = before
-        .get(line_start..)
-        .map_or(0, |rest| rest.chars().count())
-        .saturating_add(1);
-    (line, column)
+pub fn refused(size: u64) -> Report {
+    too_large(usize::try_from(size).unwrap_or(usize::MAX))
 }
 
-/// The largest char boundary at or before `offset`.
-fn floor_boundary(text: &str, mut offset: usize) -> usize {
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset = offset.saturating_sub(1);
+/// The report on a document over [`MAX_DOCUMENT_BYTES`]: one error at its start.
+fn too_large(size: usize) -> Report {
+    Report {
+        findings: vec![Finding {
+            kind: Kind::TooLarge,
+            severity: Severity::Error,
+            message: format!(
+                "the document is {size} bytes; check-spec reads documents of at most {MAX_DOCUMENT_BYTES} bytes"
+            ),
+            primary: Label::new(0..0, "not checked"),
+            related: Vec::new(),
+            notes: vec!["split the document, or check the part that holds the examples".into()],
+            data: json!({"bytes": size, "limit": MAX_DOCUMENT_BYTES}),
+        }],
+        blocks: 0,
+        fragments: 0,
     }
-    offset
+}
+
+/// 1-based line and column (in characters) of a byte offset. This indexes the
+/// whole text for one answer: for many offsets, build one [`LineIndex`].
+#[must_use]
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    LineIndex::new(text).line_column(offset)
 }
 
 /// A shape as `[a, b, c]`.

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use zarr_reshape::Clause;
 
-use super::extract::{Document, LineKind};
+use super::extract::{Document, Fragment, LineKind};
 use super::text::{bullet, indent, is_prose, line_range, paragraph_start, words};
 
 /// What the prose says of a configuration.
@@ -23,6 +23,13 @@ impl Verdict {
         }
     }
 }
+
+/// The most prose lines walked back to find the item or paragraph that leads into
+/// a list; a list item further down is read without a lead-in.
+pub const MAX_LEAD_IN_LINES: usize = 64;
+/// The most bytes of a paragraph, before a fragment, read for the clause it
+/// discusses (and of the lead-in); what lies further back is not read.
+pub const MAX_CONTEXT_BYTES: usize = 4 << 10;
 
 const POSITIVE: &[&str] = &["allowed", "permitted", "valid", "accepted", "legal"];
 const NEGATIVE: &[&str] = &[
@@ -57,14 +64,27 @@ fn phrases(text: &str, range: Range<usize>) -> Vec<(Verdict, Range<usize>)> {
     found
 }
 
+/// A verdict and the words that give it.
+pub(crate) type Said = Option<(Verdict, Range<usize>)>;
+
+/// The verdict the prose gives each fragment, in one pass from the last one, so
+/// that a long chain joined by "and" is read once, not once per fragment.
+pub(crate) fn verdicts(text: &str, document: &Document) -> Vec<Said> {
+    let mut found: Vec<Said> = vec![None; document.fragments.len()];
+    for index in (0..document.fragments.len()).rev() {
+        let next = found.get(index.saturating_add(1)).cloned().flatten();
+        let said = verdict(text, document, index, next);
+        if let Some(slot) = found.get_mut(index) {
+            *slot = said;
+        }
+    }
+    found
+}
+
 /// The verdict the prose gives fragment `index`: in the words right after it, else
-/// (through "and", "or") the next fragment's, else the lead-in of its list, else a
-/// lead-in ending in `:` just before it.
-pub(crate) fn verdict(
-    text: &str,
-    document: &Document,
-    index: usize,
-) -> Option<(Verdict, Range<usize>)> {
+/// (through "and", "or") the next fragment's (`next_verdict`), else the lead-in of
+/// its list, else a lead-in ending in `:` just before it.
+fn verdict(text: &str, document: &Document, index: usize, next_verdict: Said) -> Said {
     let fragment = document.fragments.get(index)?;
     let next = document.fragments.get(index.saturating_add(1));
     let (window, at_next) = after(
@@ -80,8 +100,9 @@ pub(crate) fn verdict(
         .get(window)
         .unwrap_or_default()
         .trim_matches(|c: char| c.is_whitespace() || c == '`' || c == ',');
-    if at_next && matches!(between.to_lowercase().as_str(), "" | "and" | "or" | "nor") {
-        if let Some(found) = verdict(text, document, index.saturating_add(1)) {
+    let joined = matches!(between.to_lowercase().as_str(), "" | "and" | "or" | "nor");
+    if at_next && joined {
+        if let Some(found) = next_verdict {
             return Some(found);
         }
     }
@@ -151,7 +172,11 @@ fn lead_in(text: &str, document: &Document, index: usize) -> Option<Range<usize>
     let item_indent = indent(item_line);
     let content_indent = item_indent.saturating_add(width);
     let mut parent = item.checked_sub(1)?;
+    let floor = item.saturating_sub(MAX_LEAD_IN_LINES);
     loop {
+        if parent < floor {
+            return None;
+        }
         let line = document.line_text(text, parent);
         let kind = document.lines.get(parent).map(|line| line.kind);
         let sibling = match bullet(line) {
@@ -166,22 +191,30 @@ fn lead_in(text: &str, document: &Document, index: usize) -> Option<Range<usize>
         }
         parent = parent.checked_sub(1)?;
     }
-    Some(line_range(
-        document,
-        paragraph_start(document, text, parent),
-        parent,
+    Some(tail(
+        text,
+        line_range(document, paragraph_start(document, text, parent), parent),
     ))
 }
 
-/// The clauses the paragraph around fragment `index` (and its lead-in) discusses.
-pub(crate) fn discussed(text: &str, document: &Document, index: usize) -> Vec<Clause> {
-    let Some(fragment) = document.fragments.get(index) else {
-        return Vec::new();
-    };
-    let own = line_range(
-        document,
-        paragraph_start(document, text, fragment.line),
-        fragment.line,
+/// The last [`MAX_CONTEXT_BYTES`] of `range` (from a character boundary).
+fn tail(text: &str, range: Range<usize>) -> Range<usize> {
+    let mut start = range.start.max(range.end.saturating_sub(MAX_CONTEXT_BYTES));
+    while start < range.end && !text.is_char_boundary(start) {
+        start = start.saturating_add(1);
+    }
+    start..range.end
+}
+
+/// The clauses the paragraph around `fragment` (and its lead-in) discusses.
+pub(crate) fn discussed(text: &str, document: &Document, fragment: &Fragment) -> Vec<Clause> {
+    let own = tail(
+        text,
+        line_range(
+            document,
+            paragraph_start(document, text, fragment.line),
+            fragment.line,
+        ),
     );
     let mut context = text.get(own).unwrap_or_default().to_lowercase();
     if let Some(lead) = lead_in(text, document, fragment.line).and_then(|lead| text.get(lead)) {

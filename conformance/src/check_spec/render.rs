@@ -4,7 +4,15 @@
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde_json::{Value, json};
 
-use super::{Finding, Label, Report, Severity, line_column};
+use super::{Finding, Label, LineIndex, Report, Severity};
+
+/// The most lines between a finding's first and last label that one snippet
+/// shows; a related label farther away is given as a note with its line and column.
+pub const MAX_SNIPPET_LINES: usize = 40;
+/// The most bytes one snippet shows; a finding whose lines are longer is shown
+/// without its source text, with its line and column in a note (a long line
+/// would otherwise be laid out again for every finding on it).
+pub const MAX_SNIPPET_BYTES: usize = 8 << 10;
 
 /// The report as diagnostics, one per finding, then a summary line.
 /// `styled` adds terminal colours.
@@ -15,6 +23,7 @@ pub fn human(report: &Report, text: &str, path: &str, styled: bool) -> String {
     } else {
         Renderer::plain()
     };
+    let lines = LineIndex::new(text);
     let mut out = String::new();
     for finding in &report.findings {
         let level = match finding.severity {
@@ -22,35 +31,92 @@ pub fn human(report: &Report, text: &str, path: &str, styled: bool) -> String {
             Severity::Warning => Level::WARNING,
             Severity::Note => Level::NOTE,
         };
-        let snippet = Snippet::source(text)
-            .line_start(1)
-            .path(path)
-            .annotation(
-                AnnotationKind::Primary
-                    .span(finding.primary.span.clone())
-                    .label(finding.primary.message.as_str()),
-            )
-            .annotations(finding.related.iter().map(|label| {
-                AnnotationKind::Context
-                    .span(label.span.clone())
-                    .label(label.message.as_str())
-            }));
+        let shown = window(&lines, finding);
+        let mut notes: Vec<String> = shown
+            .far
+            .iter()
+            .map(|label| {
+                let (line, column) = lines.line_column(label.span.start);
+                format!("{path}:{line}:{column}: {}", label.message)
+            })
+            .collect();
+        let snippet = shown.source.map(|(first_line, range)| {
+            let shift = |span: &std::ops::Range<usize>| {
+                let start = span.start.clamp(range.start, range.end);
+                let end = span.end.clamp(start, range.end);
+                start.saturating_sub(range.start)..end.saturating_sub(range.start)
+            };
+            Snippet::source(text.get(range.clone()).unwrap_or_default())
+                .line_start(first_line)
+                .path(path)
+                .annotation(
+                    AnnotationKind::Primary
+                        .span(shift(&finding.primary.span))
+                        .label(finding.primary.message.as_str()),
+                )
+                .annotations(shown.near.iter().map(move |label| {
+                    AnnotationKind::Context
+                        .span(shift(&label.span))
+                        .label(label.message.as_str())
+                }))
+        });
+        if snippet.is_none() {
+            let (line, column) = lines.line_column(finding.primary.span.start);
+            notes.insert(
+                0,
+                format!(
+                    "at {path}:{line}:{column}: {} (the line is too long to show)",
+                    finding.primary.message
+                ),
+            );
+        }
+        notes.extend(finding.notes.iter().cloned());
         let group: Group<'_> = level
             .primary_title(finding.message.as_str())
             .id(finding.kind.as_str())
-            .element(snippet)
-            .elements(
-                finding
-                    .notes
-                    .iter()
-                    .map(|note| Level::NOTE.message(note.as_str())),
-            );
+            .elements(snippet)
+            .elements(notes.iter().map(|note| Level::NOTE.message(note.as_str())));
         out.push_str(&renderer.render(&[group]));
         out.push_str("\n\n");
     }
     out.push_str(&summary(report, path));
     out.push('\n');
     out
+}
+
+/// What one finding's snippet shows.
+struct Window<'f> {
+    /// The first line's number and the byte range of the lines shown, or `None`
+    /// when they are longer than [`MAX_SNIPPET_BYTES`].
+    source: Option<(usize, std::ops::Range<usize>)>,
+    /// Related labels shown in the snippet.
+    near: Vec<&'f Label>,
+    /// Related labels too far from the primary one, given as notes.
+    far: Vec<&'f Label>,
+}
+
+/// The lines around a finding's labels: only these are handed to the renderer,
+/// so that each finding costs what it shows, not the document's size.
+fn window<'f>(lines: &LineIndex<'_>, finding: &'f Finding) -> Window<'f> {
+    let line_of = |offset: usize| lines.line_column(offset).0;
+    let mut first = line_of(finding.primary.span.start);
+    let mut last = line_of(finding.primary.span.end).max(first);
+    let (near, far): (Vec<&Label>, Vec<&Label>) = finding.related.iter().partition(|label| {
+        let (start, end) = (line_of(label.span.start), line_of(label.span.end));
+        start.saturating_add(MAX_SNIPPET_LINES) >= last
+            && end <= first.saturating_add(MAX_SNIPPET_LINES)
+    });
+    for label in &near {
+        first = first.min(line_of(label.span.start));
+        last = last.max(line_of(label.span.end));
+    }
+    let range = lines.line_range(first).start..lines.line_range(last).end;
+    let fits = range.end.saturating_sub(range.start) <= MAX_SNIPPET_BYTES;
+    Window {
+        source: fits.then_some((first, range)),
+        near,
+        far,
+    }
 }
 
 /// `check-spec: FILE: 1 error, 2 warnings, 3 notes (1 JSON example, 4 fragments)`.
@@ -76,6 +142,7 @@ pub fn summary(report: &Report, path: &str) -> String {
 /// The report as one JSON document.
 #[must_use]
 pub fn json(report: &Report, text: &str, path: &str) -> Value {
+    let lines = LineIndex::new(text);
     json!({
         "file": path,
         "ok": report.is_ok(),
@@ -86,13 +153,13 @@ pub fn json(report: &Report, text: &str, path: &str) -> Value {
             "json_examples": report.blocks,
             "fragments": report.fragments,
         },
-        "findings": report.findings.iter().map(|finding| finding_json(finding, text)).collect::<Vec<_>>(),
+        "findings": report.findings.iter().map(|finding| finding_json(finding, &lines)).collect::<Vec<_>>(),
     })
 }
 
-fn finding_json(finding: &Finding, text: &str) -> Value {
-    let (end_line, end_column) = line_column(text, finding.primary.span.end);
-    let mut value = label_json(&finding.primary, text);
+fn finding_json(finding: &Finding, lines: &LineIndex<'_>) -> Value {
+    let (end_line, end_column) = lines.line_column(finding.primary.span.end);
+    let mut value = label_json(&finding.primary, lines);
     if let Some(object) = value.as_object_mut() {
         object.insert("id".into(), json!(finding.kind.as_str()));
         object.insert("severity".into(), json!(finding.severity.as_str()));
@@ -103,7 +170,7 @@ fn finding_json(finding: &Finding, text: &str) -> Value {
         let related: Vec<Value> = finding
             .related
             .iter()
-            .map(|label| label_json(label, text))
+            .map(|label| label_json(label, lines))
             .collect();
         object.insert("related".into(), json!(related));
         object.insert("notes".into(), json!(finding.notes));
@@ -112,7 +179,7 @@ fn finding_json(finding: &Finding, text: &str) -> Value {
     value
 }
 
-fn label_json(label: &Label, text: &str) -> Value {
-    let (line, column) = line_column(text, label.span.start);
+fn label_json(label: &Label, lines: &LineIndex<'_>) -> Value {
+    let (line, column) = lines.line_column(label.span.start);
     json!({"line": line, "column": column, "message": label.message})
 }

@@ -64,7 +64,31 @@ pub(crate) fn is_prose(document: &Document, text: &str, index: usize) -> bool {
 }
 
 /// The first line of the paragraph (or list item) holding line `index`.
-pub(crate) fn paragraph_start(document: &Document, text: &str, mut index: usize) -> usize {
+pub(crate) fn paragraph_start(document: &Document, text: &str, index: usize) -> usize {
+    match document.paragraph_starts.get(index) {
+        Some(start) => *start,
+        None => walk_back(document, text, index),
+    }
+}
+
+/// [`paragraph_start`] of every line, in one pass: a line continues the paragraph
+/// of the line before it exactly when walking back would step over it.
+pub(crate) fn paragraph_starts(document: &Document, text: &str) -> Vec<usize> {
+    let mut starts: Vec<usize> = Vec::with_capacity(document.lines.len());
+    for index in 0..document.lines.len() {
+        let continues = index > 0
+            && bullet(document.line_text(text, index)).is_none()
+            && is_prose(document, text, index.saturating_sub(1));
+        let start = match starts.last() {
+            Some(previous) if continues => *previous,
+            _ => index,
+        };
+        starts.push(start);
+    }
+    starts
+}
+
+fn walk_back(document: &Document, text: &str, mut index: usize) -> usize {
     while index > 0
         && bullet(document.line_text(text, index)).is_none()
         && is_prose(document, text, index.saturating_sub(1))

@@ -2,7 +2,8 @@
 //! fragments, with diagnostics in the style of rustc (see `conformance/CHECK-SPEC.md`).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -29,15 +30,19 @@ enum Format {
 /// Exit 0 when nothing is wrong (notes and warnings only), 1 when something is,
 /// 2 when the file cannot be read.
 pub fn execute(args: &CheckSpecArgs) -> ExitCode {
-    let text = match std::fs::read_to_string(&args.file) {
-        Ok(text) => text,
+    let (text, report) = match read(&args.file) {
+        Ok(Ok(text)) => {
+            let report = check_spec::check(&text);
+            (text, report)
+        }
+        // Too large: refused from its size, without reading it.
+        Ok(Err(size)) => (String::new(), check_spec::refused(size)),
         Err(error) => {
             eprintln!("zarr-reshape check-spec: {}: {error}", args.file.display());
             return ExitCode::from(2);
         }
     };
     let path = args.file.display().to_string();
-    let report = check_spec::check(&text);
     match args.format {
         Format::Human => {
             let styled = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -55,5 +60,24 @@ pub fn execute(args: &CheckSpecArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// The document's text, or its size when it is over [`check_spec::MAX_DOCUMENT_BYTES`].
+fn read(path: &Path) -> std::io::Result<Result<String, u64>> {
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        // A FIFO or a device would block the read, or never end it.
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let limit = u64::try_from(check_spec::MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(limit.saturating_add(1))
+        .read_to_string(&mut text)?;
+    if text.len() <= check_spec::MAX_DOCUMENT_BYTES {
+        Ok(Ok(text))
+    } else {
+        Ok(Err(metadata.len().max(limit.saturating_add(1))))
     }
 }
