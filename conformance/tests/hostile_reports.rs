@@ -1,0 +1,298 @@
+//! Issue 18, reports and inputs: hostile text in vectors and adapter output must
+//! not break JUnit XML, a Markdown table or a terminal; unknown levels and error
+//! classes are vector errors; folder discovery does not follow links to folders;
+//! check-spec stays linear in the number of findings and refuses huge documents.
+// Test code: the fixture helpers below may unwrap, like the #[test] functions.
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use zarr_reshape_conformance::answer::Answer;
+use zarr_reshape_conformance::check_spec::{self, Kind, MAX_DOCUMENT_BYTES, render};
+use zarr_reshape_conformance::judge::Outcome;
+use zarr_reshape_conformance::report::{junit, markdown, text};
+use zarr_reshape_conformance::run::{CaseRecord, ImplementationInfo, RunReport};
+use zarr_reshape_conformance::vector::{self, MAX_FOLDER_DEPTH};
+
+/// Every kind of character a report medium must not receive raw: XML-forbidden
+/// (C0, U+FFFE, U+FFFF), terminal controls (ESC, BEL, NUL, DEL, C1), a bidi
+/// override, and Markdown structure (line breaks, pipes, HTML, backticks).
+const HOSTILE: &str = "a\u{0}\u{1}\u{7}\u{b}\u{1b}[31m\u{7f}\u{85}\u{9b}\u{202e}\u{fffe}\u{ffff}|b\nc\r<script>`x`</script>&";
+
+fn case_json(id: &str, level: &str) -> Value {
+    json!({
+        "id": id, "description": HOSTILE, "clauses": [format!("shape.size{HOSTILE}")],
+        "level": level, "operation": "resolve", "configuration": {"shape": [[0, 1], -1]},
+        "decoded_shape": [2, 3, 4], "expect": {"encoded_shape": [6, 4]},
+    })
+}
+
+/// A record of each outcome and a known failure, every text hostile.
+fn hostile_report() -> RunReport {
+    let outcomes = [
+        Outcome::Pass,
+        Outcome::Fail(HOSTILE.into()),
+        Outcome::Error(HOSTILE.into()),
+        Outcome::Skip(HOSTILE.into()),
+        Outcome::Fail(HOSTILE.into()),
+    ];
+    let records = outcomes
+        .into_iter()
+        .enumerate()
+        .map(|(i, outcome)| {
+            let mut case =
+                vector::parse_case(&case_json(&format!("x/{i}{HOSTILE}"), "must")).unwrap();
+            case.level = HOSTILE.into();
+            CaseRecord {
+                case,
+                answer: Answer::Errored {
+                    message: HOSTILE.into(),
+                },
+                known_failure: (i == 4).then(|| HOSTILE.to_string()),
+                outcome,
+                duration: Duration::from_micros(10),
+                stderr: format!("{HOSTILE}\n{HOSTILE}\n"),
+            }
+        })
+        .collect();
+    RunReport {
+        implementation: ImplementationInfo {
+            name: HOSTILE.into(),
+            version: HOSTILE.into(),
+            language: HOSTILE.into(),
+            operations: vec!["resolve".into()],
+        },
+        suite_version: 1,
+        records,
+        stale_expectations: vec![HOSTILE.into()],
+        interrupted: true,
+        duration: Duration::from_millis(1),
+    }
+}
+
+#[test]
+fn junit_is_well_formed_xml_whatever_the_texts_hold() {
+    let xml = junit::render(&hostile_report());
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let names: Vec<&str> = document
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .filter_map(|node| node.attribute("name"))
+        .collect();
+    assert_eq!(
+        names.len(),
+        7,
+        "five cases, a stale expectation, the interruption"
+    );
+    // Replaced visibly, not dropped: a reader still sees what was there.
+    assert!(
+        names.iter().any(|name| name.contains(r"\u{fffe}\u{ffff}")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|name| name.contains(r"\u{0}\u{1}")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn markdown_keeps_each_table_row_on_one_line_and_no_raw_html() {
+    let out = markdown::render(&hostile_report());
+    // HTML is literal inside a code span; outside, it must be escaped.
+    assert!(!outside_code_spans(&out).contains("<script>"), "{out}");
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{fffe}'),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().filter(|line| line.starts_with('|')).collect();
+    // Header, rule, the one clause, total: a line break in the clause would add rows.
+    assert_eq!(rows.len(), 4, "{out}");
+    for row in rows {
+        // Cells split at the pipes that are not backslash-escaped.
+        let cells = row.replace("\\|", "").matches('|').count();
+        assert_eq!(cells, 8, "seven cells: {row}");
+    }
+    // Every item of the collapsed list is one line starting with a dash.
+    let details = out.split("<details>").nth(1).unwrap();
+    let items = details
+        .lines()
+        .filter(|line| line.starts_with("- "))
+        .count();
+    assert_eq!(items, 3, "{out}");
+}
+
+/// `text` without its code spans: a run of backticks (not backslash-escaped)
+/// up to the next run of the same length.
+fn outside_code_spans(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let run_at = |at: usize| chars[at..].iter().take_while(|c| **c == '`').count();
+    let mut out = String::new();
+    let mut at = 0;
+    while at < chars.len() {
+        let opens = chars[at] == '`' && (at == 0 || chars[at - 1] != '\\');
+        if !opens {
+            out.push(chars[at]);
+            at += 1;
+            continue;
+        }
+        let fence = run_at(at);
+        let mut end = at + fence;
+        while end < chars.len() && !(chars[end] == '`' && run_at(end) == fence) {
+            end += if chars[end] == '`' { run_at(end) } else { 1 };
+        }
+        at = (end + fence).min(chars.len());
+    }
+    out
+}
+
+#[test]
+fn terminal_summary_shows_control_characters_as_escapes() {
+    let out = text::summary(&hostile_report());
+    let raw: Vec<char> = out
+        .chars()
+        .filter(|c| *c != '\n' && (c.is_control() || matches!(c, '\u{202a}'..='\u{202e}')))
+        .collect();
+    assert!(raw.is_empty(), "raw controls {raw:?} in:\n{out}");
+    assert!(
+        out.contains(r"\u{1b}[31m") && out.contains(r"\u{202e}"),
+        "{out}"
+    );
+}
+
+fn load_fault(case: &Value) -> (String, String) {
+    vector::parse_file(&json!({"format": 1, "cases": [case]})).unwrap_err()
+}
+
+#[test]
+fn an_unknown_level_is_a_load_error_at_its_pointer() {
+    for level in ["MUST", "Must", "required", ""] {
+        let (pointer, message) = load_fault(&case_json("x/level", level));
+        assert_eq!(pointer, "/cases/0/level", "{level}: {message}");
+        assert!(message.contains("unknown level"), "{message}");
+    }
+}
+
+#[test]
+fn an_unknown_error_class_is_a_load_error_at_its_pointer() {
+    for error in [
+        json!("overflw"),
+        json!(["overflow", "Overflow"]),
+        json!([]),
+        json!(3),
+    ] {
+        let mut case = case_json("x/class", "must");
+        case["expect"] = json!({ "error": error });
+        let (pointer, _) = load_fault(&case);
+        assert_eq!(pointer, "/cases/0/expect/error", "{error}");
+    }
+}
+
+#[test]
+fn any_of_is_refused_outside_interpretation_cases() {
+    let mut case = case_json("x/any", "must");
+    case["expect"] = json!({"any_of": [{"error": "overflow"}, {"encoded_shape": [6, 4]}]});
+    assert_eq!(load_fault(&case).0, "/cases/0/expect/any_of");
+    case["level"] = json!("interpretation");
+    vector::parse_file(&json!({"format": 1, "cases": [case]})).unwrap();
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("zarr-reshape-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_case(folder: &Path) {
+    std::fs::create_dir_all(folder).unwrap();
+    let file = json!({"format": 1, "cases": [case_json("x/one", "must")]});
+    std::fs::write(folder.join("one.json"), file.to_string()).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn discovery_does_not_follow_links_to_folders() {
+    let root = scratch("links");
+    let folder = root.join("a");
+    write_case(&folder);
+    // Two links to the parent: followed, the walk would double at every level.
+    std::os::unix::fs::symlink("..", folder.join("up1")).unwrap();
+    std::os::unix::fs::symlink("..", folder.join("up2")).unwrap();
+    std::os::unix::fs::symlink("one.json", folder.join("linked.json")).unwrap();
+    let started = Instant::now();
+    let found = vector::discover_all(&root).unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(
+        found.files,
+        [folder.join("linked.json"), folder.join("one.json")]
+    );
+    assert_eq!(
+        found.skipped_links,
+        [folder.join("up1"), folder.join("up2")]
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn discovery_refuses_folders_nested_past_the_limit() {
+    let root = scratch("nested");
+    let mut deep = root.clone();
+    for _ in 0..MAX_FOLDER_DEPTH {
+        deep.push("d");
+    }
+    write_case(&deep);
+    assert_eq!(vector::discover(&root).unwrap().len(), 1);
+    write_case(&deep.join("d"));
+    let error = vector::discover(&root).unwrap_err().to_string();
+    assert!(error.contains("deeper than"), "{error}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A document of `n` examples, each with one JSON syntax error.
+fn many_findings(n: usize) -> String {
+    "```json\n{\"shape\": [1 2]}\n```\n\n".repeat(n)
+}
+
+#[test]
+fn check_spec_renders_eight_thousand_findings_in_linear_time() {
+    let text = many_findings(8_000);
+    let started = Instant::now();
+    let report = check_spec::check(&text);
+    let human = render::human(&report, &text, "spec.md", false);
+    let json = render::json(&report, &text, "spec.md");
+    let elapsed = started.elapsed();
+    assert_eq!(report.findings.len(), 8_000);
+    assert!(human.contains("spec.md:31998:"), "the last finding's line");
+    assert_eq!(json["findings"][7_999]["line"], 31_998);
+    // Before the line index: 32 s. Linear, it takes well under a second in release.
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+}
+
+#[test]
+fn check_spec_survives_a_long_chain_of_fragments_on_one_line() {
+    let text = format!(
+        "{}is allowed.\n",
+        "`\"shape\": [1, -1]` and ".repeat(20_000)
+    );
+    let started = Instant::now();
+    let report = check_spec::check(&text);
+    let human = render::human(&report, &text, "spec.md", false);
+    assert_eq!(report.fragments, 20_000);
+    assert!(human.contains("too long to show"));
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn check_spec_refuses_a_document_over_its_limit() {
+    let text = "x".repeat(MAX_DOCUMENT_BYTES + 1);
+    let report = check_spec::check(&text);
+    assert_eq!(report.findings.len(), 1);
+    assert_eq!(report.findings[0].kind, Kind::TooLarge);
+    assert!(!report.is_ok());
+}
