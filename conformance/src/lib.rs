@@ -7,6 +7,7 @@ pub mod answer;
 pub mod arrays;
 pub mod check_spec;
 pub mod coverage;
+pub mod differential;
 pub mod fixtures;
 pub mod harness;
 pub mod judge;

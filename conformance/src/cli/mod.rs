@@ -2,6 +2,7 @@
 
 mod check_spec;
 mod fixtures;
+mod fuzz;
 mod resolve;
 mod run;
 mod vectors;
@@ -33,6 +34,8 @@ enum Command {
     CheckSpec(check_spec::CheckSpecArgs),
     /// Write the Zarr array fixtures and their read-array vectors (or check them with --check).
     Fixtures(fixtures::FixturesArgs),
+    /// Fuzz an implementation against the reference; disagreements come back shrunk, as vectors.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 impl Cli {
@@ -55,6 +58,7 @@ impl Cli {
             Command::Vectors(args) => vectors::execute(&args),
             Command::CheckSpec(args) => check_spec::execute(&args),
             Command::Fixtures(args) => fixtures::execute(&args),
+            Command::Fuzz(args) => fuzz::execute(&args),
         }
     }
 }

@@ -1,0 +1,363 @@
+//! Differential testing: generated cases put to an implementation and to the
+//! reference, disagreements shrunk and handed back as vectors (`zarr-reshape fuzz`).
+//!
+//! Each case is drafted by the proptest strategies of [`generate`], written out as a
+//! vector case ([`render`]), given the reference's answer as its expectation
+//! ([`expect`]) and parsed back by the vector loader, so it is a valid vector by
+//! construction. The implementation's answer is judged as `run` judges it
+//! ([`crate::judge::judge`]). A disagreement (`fail` or `error`) is shrunk by
+//! proptest towards the smallest case that still disagrees **the same way** (same
+//! operation, clause, expected result and kind of answer), and printed as a vector
+//! file; the search then goes on, skipping disagreements of a kind already found, so
+//! one bug is reported once and the budget goes to finding others.
+
+pub mod expect;
+pub mod generate;
+pub mod render;
+pub mod silence;
+pub mod syntax;
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use serde_json::json;
+
+use crate::answer::Answer;
+use crate::judge::{ClassCheck, Outcome, judge};
+use crate::run::{Implementation, ImplementationInfo};
+use crate::vector::Case;
+
+pub use silence::Silencer;
+
+/// How many shrinking steps one disagreement may take.
+pub const MAX_SHRINK_ITERS: u32 = 4096;
+/// How long shrinking one disagreement may take; past it the case shrunk so far is printed.
+pub const MAX_SHRINK_TIME: Duration = Duration::from_secs(20);
+/// How many drafts the generator may fail to write as a valid case before the run
+/// stops (each is a fault of the generator, reported in the summary).
+pub const MAX_GENERATOR_FAULTS: u32 = 64;
+
+/// The bounds of a fuzzing run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FuzzOptions {
+    /// The seed: the same seed, budget and implementation give the same cases.
+    pub seed: u64,
+    /// How many generated cases at most (shrinking steps not counted).
+    pub cases: u32,
+    /// How long at most; the case in flight and a shrink under way finish first.
+    pub time: Option<Duration>,
+}
+
+/// A disagreement, shrunk.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The shrunk case, with the reference's answer as its expectation.
+    pub case: Case,
+    /// What the implementation answered.
+    pub answer: Answer,
+    /// The judgement.
+    pub outcome: Outcome,
+    /// Why it is a known divergence, when the expectations file lists it.
+    pub silenced: Option<String>,
+    /// How many cases shrinking tried.
+    pub shrink_steps: u64,
+    /// How long shrinking took.
+    pub shrink_time: Duration,
+}
+
+impl Finding {
+    /// Whether it fails the run: not silenced, and a MUST case or an answer that is
+    /// no answer at all (a crash, a timeout or a protocol fault fails at every level).
+    #[must_use]
+    pub fn fatal(&self) -> bool {
+        self.silenced.is_none()
+            && (self.case.level == "must" || matches!(self.outcome, Outcome::Error(_)))
+    }
+
+    /// The ready-to-commit vector file (format 1) holding the shrunk case.
+    #[must_use]
+    pub fn vector_file(&self) -> String {
+        let file = json!({"format": crate::vector::FORMAT, "cases": [self.case.json]});
+        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// Where the vector goes under a suite root: `<first clause>/<name>.json`.
+    #[must_use]
+    pub fn file_name(&self) -> String {
+        format!("{}.json", self.case.id)
+    }
+}
+
+/// How a fuzzing run went.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Who was under test.
+    pub implementation: ImplementationInfo,
+    /// Generated cases put to the implementation.
+    pub cases: u64,
+    /// Generated cases that disagreed (including repeats of a kind already found).
+    pub disagreements: u64,
+    /// Cases the implementation skipped.
+    pub skipped: u64,
+    /// Drafts the generator could not write as valid cases (a bug of ours).
+    pub generator_faults: Vec<String>,
+    /// The shrunk disagreements, one per kind.
+    pub findings: Vec<Finding>,
+    /// How long the run took.
+    pub elapsed: Duration,
+    /// Whether it was stopped early (Ctrl-C).
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// Whether the run succeeds: no fatal finding and no generator fault.
+    #[must_use]
+    pub fn succeeded(&self) -> bool {
+        self.generator_faults.is_empty() && !self.findings.iter().any(Finding::fatal)
+    }
+
+    /// Generated cases per second.
+    #[must_use]
+    pub fn rate(&self) -> f64 {
+        let seconds = self.elapsed.as_secs_f64();
+        let cases = u32::try_from(self.cases).map_or(f64::from(u32::MAX), f64::from);
+        if seconds > 0.0 { cases / seconds } else { 0.0 }
+    }
+}
+
+/// Progress after each generated case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Generated cases so far.
+    pub cases: u64,
+    /// Findings so far.
+    pub findings: usize,
+    /// Whether a shrink is under way.
+    pub shrinking: bool,
+}
+
+/// One case put to the implementation, judged.
+enum Checked {
+    Agrees,
+    Skipped,
+    Fault(String),
+    Disagrees(Box<(Case, Answer, Outcome)>),
+}
+
+fn check(implementation: &mut dyn Implementation, draft: &generate::Draft) -> Checked {
+    let case = match expect::expected_case(&render::case_json(draft)) {
+        Ok(case) => case,
+        Err(fault) => return Checked::Fault(fault),
+    };
+    let answer = implementation.run(&case);
+    let _ = implementation.take_stderr();
+    match judge(&case, &answer, ClassCheck::WhenNamed) {
+        Outcome::Pass => Checked::Agrees,
+        Outcome::Skip(_) => Checked::Skipped,
+        outcome => Checked::Disagrees(Box::new((case, answer, outcome))),
+    }
+}
+
+/// The kind of a disagreement: operation, the reference's clause and result, and
+/// the kind of the implementation's answer.
+fn signature(case: &Case, answer: &Answer) -> String {
+    let expected = match &case.expect {
+        crate::vector::Expectation::Output(_) => "output".to_string(),
+        crate::vector::Expectation::Error(classes) => classes.first().cloned().unwrap_or_default(),
+        crate::vector::Expectation::AnyOf(_) => "any-of".into(),
+    };
+    let answered = match answer {
+        Answer::Output(_) => "output".to_string(),
+        Answer::Error { class, .. } => class.clone().unwrap_or_else(|| "unnamed".into()),
+        Answer::Skipped { .. } => "skipped".into(),
+        Answer::Errored { .. } => "errored".into(),
+    };
+    let clause = case.clauses.first().map_or("", String::as_str);
+    format!("{}/{clause}/{expected}->{answered}", case.operation.name())
+}
+
+struct State<'a> {
+    implementation: &'a mut dyn Implementation,
+    summary: Summary,
+    known: BTreeSet<String>,
+    /// The kind being shrunk, and how many steps it took.
+    shrinking: Option<(String, u64, Instant)>,
+    stop: bool,
+    deadline: Option<Instant>,
+    budget: u64,
+}
+
+/// Runs generated cases through `implementation` until the case budget or the
+/// time is spent, shrinking every new kind of disagreement; `progress` is called
+/// after each generated case and stops the run when it returns `false`.
+pub fn fuzz(
+    implementation: &mut dyn Implementation,
+    options: &FuzzOptions,
+    silencer: &Silencer,
+    progress: impl FnMut(Progress) -> bool,
+) -> Summary {
+    let progress = RefCell::new(progress);
+    let started = Instant::now();
+    let strategy = generate::draft(&implementation.info().operations);
+    let summary = Summary {
+        implementation: implementation.info().clone(),
+        cases: 0,
+        disagreements: 0,
+        skipped: 0,
+        generator_faults: Vec::new(),
+        findings: Vec::new(),
+        elapsed: Duration::ZERO,
+        interrupted: false,
+    };
+    let state = RefCell::new(State {
+        implementation,
+        summary,
+        known: BTreeSet::new(),
+        shrinking: None,
+        stop: false,
+        deadline: options.time.and_then(|time| started.checked_add(time)),
+        budget: u64::from(options.cases),
+    });
+    for round in 0_u64.. {
+        let remaining = {
+            let state = state.borrow();
+            if state.stop || state.summary.cases >= state.budget {
+                break;
+            }
+            state.budget.saturating_sub(state.summary.cases)
+        };
+        let mut runner =
+            TestRunner::new_with_rng(runner_config(remaining), rng(options.seed, round));
+        let result = runner.run(&strategy, |draft| step(&state, &draft, &progress));
+        let mut state = state.borrow_mut();
+        match result {
+            Err(TestError::Fail(_, draft)) => {
+                let (kind, steps, began) = state
+                    .shrinking
+                    .take()
+                    .unwrap_or_else(|| (String::new(), 0, Instant::now()));
+                if let Checked::Disagrees(found) = check(state.implementation, &draft) {
+                    let (case, answer, outcome) = *found;
+                    state.known.insert(kind);
+                    state.known.insert(signature(&case, &answer));
+                    let silenced = silencer.reason(&case);
+                    state.summary.findings.push(Finding {
+                        case,
+                        answer,
+                        outcome,
+                        silenced,
+                        shrink_steps: steps,
+                        shrink_time: began.elapsed(),
+                    });
+                } else {
+                    // A disagreement that does not come back (a flaky adapter): noted once.
+                    state.known.insert(kind);
+                }
+            }
+            // The budget is spent, or the generator failed too often.
+            Ok(()) | Err(TestError::Abort(_)) => state.stop = true,
+        }
+    }
+    let mut state = state.into_inner();
+    state.summary.elapsed = started.elapsed();
+    state.summary
+}
+
+/// One call of the property: a generated case, or a shrinking step.
+fn step(
+    state: &RefCell<State<'_>>,
+    draft: &generate::Draft,
+    progress: &RefCell<impl FnMut(Progress) -> bool>,
+) -> Result<(), TestCaseError> {
+    let mut guard = state.borrow_mut();
+    let state = &mut *guard;
+    if state.shrinking.is_none() {
+        let out_of_time = state
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline);
+        if state.stop || out_of_time || state.summary.cases >= state.budget {
+            state.stop = true;
+            return Err(TestCaseError::reject("the budget is spent"));
+        }
+        state.summary.cases = state.summary.cases.saturating_add(1);
+    }
+    let checked = check(state.implementation, draft);
+    let shrinking = state.shrinking.is_some();
+    let verdict = match checked {
+        Checked::Agrees => Ok(()),
+        Checked::Skipped => {
+            if !shrinking {
+                state.summary.skipped = state.summary.skipped.saturating_add(1);
+            }
+            Ok(())
+        }
+        Checked::Fault(fault) => {
+            if !shrinking {
+                state.summary.generator_faults.push(fault);
+            }
+            Err(TestCaseError::reject("generator fault"))
+        }
+        Checked::Disagrees(found) => {
+            let (case, answer, _) = &*found;
+            let kind = signature(case, answer);
+            match &mut state.shrinking {
+                Some((shrunk_kind, _, _)) if *shrunk_kind == kind => Err(TestCaseError::fail(kind)),
+                Some(_) => Ok(()),
+                None => {
+                    state.summary.disagreements = state.summary.disagreements.saturating_add(1);
+                    if state.known.contains(&kind) {
+                        Ok(())
+                    } else {
+                        state.shrinking = Some((kind.clone(), 0, Instant::now()));
+                        Err(TestCaseError::fail(kind))
+                    }
+                }
+            }
+        }
+    };
+    match &mut state.shrinking {
+        Some((_, steps, _)) if shrinking => *steps = steps.saturating_add(1),
+        _ => {}
+    }
+    if !shrinking {
+        let keep_going = (progress.borrow_mut())(Progress {
+            cases: state.summary.cases,
+            findings: state.summary.findings.len(),
+            shrinking: state.shrinking.is_some(),
+        });
+        if !keep_going {
+            state.stop = true;
+            state.summary.interrupted = true;
+        }
+    }
+    verdict
+}
+
+fn runner_config(cases: u64) -> Config {
+    Config {
+        cases: u32::try_from(cases).unwrap_or(u32::MAX),
+        failure_persistence: None,
+        max_shrink_iters: MAX_SHRINK_ITERS,
+        max_shrink_time: u32::try_from(MAX_SHRINK_TIME.as_millis()).unwrap_or(u32::MAX),
+        max_global_rejects: MAX_GENERATOR_FAULTS,
+        max_local_rejects: MAX_GENERATOR_FAULTS,
+        verbose: 0,
+        ..Config::default()
+    }
+}
+
+/// The generator of one round: the seed and the round number, so a run is reproducible.
+fn rng(seed: u64, round: u64) -> TestRng {
+    let mut bytes = [0_u8; 32];
+    for (slot, byte) in bytes
+        .iter_mut()
+        .zip(seed.to_le_bytes().into_iter().chain(round.to_le_bytes()))
+    {
+        *slot = byte;
+    }
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+}

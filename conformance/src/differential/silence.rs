@@ -1,0 +1,102 @@
+//! Known divergences for the fuzzer: the same expectations file as `run
+//! --expectations` (`run::expectations`), read for its clauses.
+//!
+//! A fuzzer finding has no id a person could have listed in advance, so a listed
+//! failure silences a finding by its **clause**: a shrunk case whose first clause
+//! (the clause the reference's error names, or `algorithm.*` for a case the
+//! reference accepts) is the `clause` of a `[[failure]]` entry is a known
+//! divergence. A listed id that matches the finding's id as a glob silences it too,
+//! so a vector committed from an earlier finding can be listed by its id. Silenced
+//! findings are still shrunk and printed, marked as known; they never fail the run.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::super::run::Expectations;
+use crate::vector::Case;
+
+/// The known divergences of one implementation.
+#[derive(Debug, Clone, Default)]
+pub struct Silencer {
+    rules: Vec<Rule>,
+}
+
+#[derive(Debug, Clone)]
+struct Rule {
+    clause: String,
+    ids: Vec<glob::Pattern>,
+    reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct File {
+    #[serde(default)]
+    failure: Vec<Failure>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Failure {
+    ids: Vec<String>,
+    clause: String,
+    reason: String,
+}
+
+impl Silencer {
+    /// Reads an expectations file (checked as `run` checks it).
+    ///
+    /// # Errors
+    /// When `run` would refuse the file, or an id is not a valid glob.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Reads the text of an expectations file.
+    ///
+    /// # Errors
+    /// As [`Self::load`].
+    pub fn parse(text: &str) -> Result<Self, String> {
+        Expectations::parse(text)?;
+        let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
+        let rules = file
+            .failure
+            .into_iter()
+            .map(|failure| {
+                let ids = failure
+                    .ids
+                    .iter()
+                    .map(|id| glob::Pattern::new(id).map_err(|e| format!("id {id:?}: {e}")))
+                    .collect::<Result<_, _>>()?;
+                Ok(Rule {
+                    clause: failure.clause,
+                    ids,
+                    reason: failure.reason,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Self { rules })
+    }
+
+    /// Why a shrunk case is a known divergence, if it is one.
+    #[must_use]
+    pub fn reason(&self, case: &Case) -> Option<String> {
+        let clause = case.clauses.first()?;
+        self.rules
+            .iter()
+            .find(|rule| rule.clause == *clause || rule.ids.iter().any(|id| id.matches(&case.id)))
+            .map(|rule| format!("{} ({})", rule.reason, rule.clause))
+    }
+
+    /// How many known failures are listed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Whether none is.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+}
