@@ -38,8 +38,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A Python adapter that forwards every message to `zarr-reshape adapter` and
-/// passes each result through `mutate(case, result)`.
+/// A Python adapter that forwards every message to `zarr-reshape adapter`, and
+/// replaces a result with `mutate(case, result)` when that is not `None` (other
+/// answers go through as written: Python would read the reference's `-0` as 0).
 fn buggy_adapter(dir: &Path, mutate: &str) -> String {
     let script = format!(
         r#"import json, subprocess, sys
@@ -51,10 +52,15 @@ for line in sys.stdin:
     ref.stdin.flush()
     if message.get("cmd") == "stop":
         break
-    answer = json.loads(ref.stdout.readline())
+    reply = ref.stdout.readline()
     if message.get("cmd") == "run":
-        answer["result"] = mutate(message["case"], answer["result"])
-    print(json.dumps(answer), flush=True)
+        answer = json.loads(reply)
+        result = mutate(message["case"], answer["result"])
+        if result is not None:
+            answer["result"] = result
+            reply = json.dumps(answer) + "\n"
+    sys.stdout.write(reply)
+    sys.stdout.flush()
 "#
     );
     let path = dir.join("buggy_adapter.py");
@@ -66,10 +72,9 @@ for line in sys.stdin:
 const ACCEPTS_MISALIGNED: &str = r#"def mutate(case, result):
     if result.get("error", {}).get("class") == "input-dims-misaligned":
         return {"encoded_shape": [1]}
-    return result
 "#;
 
-/// Swaps the first two elements of every encoded array with at least two.
+/// Swaps the first two elements of every encoded integer array with two that differ.
 const SWAPS_ENCODED_ELEMENTS: &str = r#"def leaves(data, out):
     if isinstance(data, list):
         for item in data:
@@ -82,12 +87,12 @@ def rebuild(data, flat):
         return [rebuild(item, flat) for item in data]
     return flat.pop(0)
 def mutate(case, result):
-    if case["operation"] == "encode" and "data" in result:
+    if case["operation"] == "encode" and "data" in result and "int" in case["input"]["data_type"]:
         flat = leaves(result["data"], [])
         if len(flat) >= 2 and flat[0] != flat[1]:
             flat[0], flat[1] = flat[1], flat[0]
             result["data"] = rebuild(result["data"], flat)
-    return result
+            return result
 "#;
 
 struct Run {
@@ -169,16 +174,15 @@ fn fuzz_shrinks_an_accepted_misaligned_configuration_to_a_loadable_vector() {
     let found = cases
         .iter()
         .find(|case| {
-            case.clauses
-                .first()
-                .is_some_and(|c| c.starts_with("input-dims."))
+            case.level == "must"
+                && case
+                    .clauses
+                    .first()
+                    .is_some_and(|c| c.starts_with("input-dims."))
         })
-        .unwrap_or_else(|| panic!("no input-dims finding in {}", run.stdout));
-    assert_eq!(found.level, "must");
-    let expected = vector::Expectation::Error(vec!["input-dims-misaligned".into()]);
+        .unwrap_or_else(|| panic!("no MUST input-dims finding in {}", run.stdout));
     assert!(
-        found.expect == expected
-            || matches!(&found.expect, vector::Expectation::Error(classes) if classes.contains(&"input-dims-misaligned".to_string())),
+        matches!(&found.expect, vector::Expectation::Error(classes) if classes.contains(&"input-dims-misaligned".to_string())),
         "{:?}",
         found.expect
     );
