@@ -100,7 +100,8 @@ pub fn broken_classes(case: &Case, rank: usize) -> Vec<&'static str> {
         return classes;
     };
     let mut autos = 0_usize;
-    let mut flattened: Vec<Option<u64>> = Vec::new();
+    // Input dims as written; one beyond u128 counts as the largest.
+    let mut flattened: Vec<u128> = Vec::new();
     let add = |class: &'static str, classes: &mut Vec<&'static str>| {
         if !classes.contains(&class) {
             classes.push(class);
@@ -126,7 +127,7 @@ pub fn broken_classes(case: &Case, rank: usize) -> Vec<&'static str> {
                         Value::Number(n)
                             if spelled_integral(n) && !n.to_string().starts_with('-') =>
                         {
-                            flattened.push(n.as_u64());
+                            flattened.push(n.to_string().parse().unwrap_or(u128::MAX));
                         }
                         _ => add("malformed-configuration", &mut classes),
                     }
@@ -140,13 +141,12 @@ pub fn broken_classes(case: &Case, rank: usize) -> Vec<&'static str> {
     }
     let increasing = flattened
         .windows(2)
-        .all(|pair| matches!(pair, [Some(a), Some(b)] if a < b) || pair.contains(&None));
+        .all(|pair| matches!(pair, [a, b] if a < b));
     if !increasing {
         add("input-dims-not-increasing", &mut classes);
     }
     let out_of_range = flattened.iter().any(|dim| {
-        dim.and_then(|dim| usize::try_from(dim).ok())
-            .is_none_or(|dim| dim >= rank)
+        usize::try_from(*dim).is_ok_and(|dim| dim >= rank) || usize::try_from(*dim).is_err()
     });
     if out_of_range {
         add("input-dim-out-of-range", &mut classes);
