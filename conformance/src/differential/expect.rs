@@ -264,8 +264,8 @@ impl Facts {
     /// A description from the reference's trace: the rule that decided, with its numbers.
     fn describe(&self, case: &Case, answer: &Answer, clause: Option<Clause>) -> String {
         let codec = match &case.codec {
-            crate::vector::CodecJson::Configuration(json) => json.to_string(),
-            crate::vector::CodecJson::Codec(json) => format!("codec {json}"),
+            crate::vector::CodecJson::Configuration(json) => super::text::spaced(json),
+            crate::vector::CodecJson::Codec(json) => format!("codec {}", super::text::spaced(json)),
         };
         let head = format!("{codec} on {:?}", case.decoded_shape);
         let op = case.operation.name();

@@ -18,13 +18,13 @@ pub mod render;
 pub mod shrink;
 pub mod silence;
 pub mod syntax;
+pub mod text;
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use serde_json::json;
 
 use crate::answer::Answer;
 use crate::judge::{ClassCheck, Outcome, judge};
@@ -34,9 +34,9 @@ use crate::vector::Case;
 pub use silence::Silencer;
 
 /// How many shrinking steps one disagreement may take.
-pub const MAX_SHRINK_ITERS: u32 = 4096;
+pub const MAX_SHRINK_ITERS: u32 = 1024;
 /// How long shrinking one disagreement may take; past it the case shrunk so far is printed.
-pub const MAX_SHRINK_TIME: Duration = Duration::from_secs(20);
+pub const MAX_SHRINK_TIME: Duration = Duration::from_secs(10);
 /// How many drafts the generator may fail to write as a valid case before the run
 /// stops (each is a fault of the generator, reported in the summary).
 pub const MAX_GENERATOR_FAULTS: u32 = 64;
@@ -81,10 +81,7 @@ impl Finding {
     /// The ready-to-commit vector file (format 1) holding the shrunk case.
     #[must_use]
     pub fn vector_file(&self) -> String {
-        let file = json!({"format": crate::vector::FORMAT, "cases": [self.case.json]});
-        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
-        text.push('\n');
-        text
+        text::vector_file(&self.case.json)
     }
 
     /// Where the vector goes under a suite root: `<first clause>/<name>.json`.
