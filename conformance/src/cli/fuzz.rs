@@ -40,7 +40,7 @@ pub struct FuzzArgs {
     /// id as a glob, is printed as known and does not fail the run.
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
-    /// Also write each shrunk vector to DIR/<clause>/<name>.json.
+    /// Also write each shrunk vector to `DIR/<clause>/<name>.json`.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Per-case timeout for the adapter, in milliseconds.
