@@ -64,8 +64,11 @@ pub fn expected_case(json: &Value) -> Result<Case, String> {
     let interpretation = readings
         .iter()
         .any(|id| !["E1", "E2", "E6", "I-8"].contains(id));
+    // The operand's faults (a wrong shape, an index outside) are readings of the
+    // suite (algorithm.ravel/encode-input-element-count, map-index-beyond-extent).
+    let operand_fault = matches!(answer, Answer::Error { .. }) && facts.resolved().is_some();
     let level = match clauses.first() {
-        _ if interpretation => "interpretation",
+        _ if interpretation || operand_fault => "interpretation",
         Some(clause) => clause.level().as_str(),
         None => "must",
     };
