@@ -2,10 +2,12 @@
 //! --expectations` (`run::expectations`), read for its clauses.
 //!
 //! A fuzzer finding has no id a person could have listed in advance, so a listed
-//! failure silences a finding by its **clause**: a shrunk case whose first clause
-//! (the clause the reference's error names, or `algorithm.*` for a case the
-//! reference accepts) is the `clause` of a `[[failure]]` entry is a known
-//! divergence. A listed id that matches the finding's id as a glob silences it too,
+//! failure silences a finding by its **clause**: a shrunk case that the reference
+//! rejects, whose first clause (the one the reference's error names) is the
+//! `clause` of a `[[failure]]` entry, is a known divergence: the implementation
+//! does not enforce that rule. A case the reference accepts (first clause
+//! `algorithm.*`) is never silenced by its clause, which would hide every wrong
+//! output; a listed id that matches the finding's id as a glob silences any finding,
 //! so a vector committed from an earlier finding can be listed by its id. Silenced
 //! findings are still shrunk and printed, marked as known; they never fail the run.
 
@@ -14,7 +16,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::super::run::Expectations;
-use crate::vector::Case;
+use crate::vector::{Case, Expectation};
 
 /// The known divergences of one implementation.
 #[derive(Debug, Clone, Default)]
@@ -82,9 +84,13 @@ impl Silencer {
     #[must_use]
     pub fn reason(&self, case: &Case) -> Option<String> {
         let clause = case.clauses.first()?;
+        let rejected = matches!(case.expect, Expectation::Error(_));
         self.rules
             .iter()
-            .find(|rule| rule.clause == *clause || rule.ids.iter().any(|id| id.matches(&case.id)))
+            .find(|rule| {
+                (rejected && rule.clause == *clause)
+                    || rule.ids.iter().any(|id| id.matches(&case.id))
+            })
             .map(|rule| format!("{} ({})", rule.reason, rule.clause))
     }
 
