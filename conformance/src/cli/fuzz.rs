@@ -43,6 +43,9 @@ pub struct FuzzArgs {
     /// Also write each shrunk vector to `DIR/<clause>/<name>.json`.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Only these operations, comma-separated (of those the adapter lists) [default: all it lists].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    operations: Vec<String>,
     /// Per-case timeout for the adapter, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout: u64,
@@ -81,6 +84,7 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
         seed,
         cases: args.cases,
         time,
+        operations: (!args.operations.is_empty()).then(|| args.operations.clone()),
     };
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);

@@ -50,6 +50,8 @@ pub struct FuzzOptions {
     pub cases: u32,
     /// How long at most; the case in flight and a shrink under way finish first.
     pub time: Option<Duration>,
+    /// Only these operations (of those the implementation lists); `None` for all.
+    pub operations: Option<Vec<String>>,
 }
 
 /// A disagreement, shrunk.
@@ -208,7 +210,16 @@ pub fn fuzz(
 ) -> Summary {
     let progress = RefCell::new(progress);
     let started = Instant::now();
-    let strategy = generate::draft(&implementation.info().operations);
+    let listed = &implementation.info().operations;
+    let operations: Vec<String> = match &options.operations {
+        Some(wanted) => listed
+            .iter()
+            .filter(|op| wanted.contains(op))
+            .cloned()
+            .collect(),
+        None => listed.clone(),
+    };
+    let strategy = generate::draft(&operations);
     let summary = Summary {
         implementation: implementation.info().clone(),
         cases: 0,
