@@ -18,6 +18,9 @@ use zarr_reshape_conformance::run::{Implementation, Reference};
 /// fuzzer looks for crashes, so more than `run`'s 3; past it every case is errored.
 pub const FUZZ_RESTART_BUDGET: u32 = 100;
 
+/// The per-case timeout of an adapter unless `--timeout` says otherwise, as `run`'s.
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+
 /// Options of `zarr-reshape fuzz`.
 #[derive(Debug, Args)]
 pub struct FuzzArgs {
@@ -47,7 +50,7 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     operations: Vec<String>,
     /// Per-case timeout for the adapter, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
     timeout: u64,
 }
 
@@ -202,8 +205,18 @@ fn summary_text(summary: &Summary, seed: u64, args: &FuzzArgs) -> String {
             )
         })
         .unwrap_or_default();
+    let mut options = String::new();
+    if let Some(path) = &args.expectations {
+        options.push_str(&format!(" --expectations {}", path.display()));
+    }
+    if !args.operations.is_empty() {
+        options.push_str(&format!(" --operations {}", args.operations.join(",")));
+    }
+    if args.timeout != DEFAULT_TIMEOUT_MS {
+        options.push_str(&format!(" --timeout {}", args.timeout));
+    }
     text.push_str(&format!(
-        "replay: zarr-reshape fuzz{adapter} --seed {seed} --cases {}\n",
+        "replay: zarr-reshape fuzz{adapter} --seed {seed} --cases {}{options}\n",
         summary.cases
     ));
     text
