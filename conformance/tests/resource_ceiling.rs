@@ -1,0 +1,338 @@
+//! The ceiling stated in `conformance/BAD-INPUTS.md` (issue 18): no input of
+//! under 1 MB makes a subcommand use more than 1 GiB of memory or 10 s of CPU,
+//! panic, or hang. Each hostile input below is built in a scratch folder, checked
+//! to be under 1 MB, and handed to the subcommand that reads it, which runs under
+//! `ulimit -v` (1 GiB of address space) and `ulimit -t` (10 s of CPU): going
+//! past either kills it by a signal, which fails the test. A hang spends no CPU,
+//! so a wall-clock watchdog catches it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const ADDRESS_SPACE_KIB: u64 = 1 << 20;
+const CPU_SECONDS: u64 = 10;
+/// Far above any figure in BAD-INPUTS.md; only a hang reaches it.
+const WATCHDOG: Duration = Duration::from_secs(60);
+const INPUT_CEILING_BYTES: u64 = 1 << 20;
+
+/// A fresh scratch folder for one input.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "zarr-reshape-ceiling-{}-{name}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The bytes of every regular file below `path`, links and FIFOs not followed.
+fn input_bytes(path: &Path) -> u64 {
+    let metadata = fs::symlink_metadata(path).unwrap();
+    if metadata.is_dir() {
+        fs::read_dir(path)
+            .unwrap()
+            .map(|entry| input_bytes(&entry.unwrap().path()))
+            .sum()
+    } else if metadata.is_file() {
+        metadata.len()
+    } else {
+        0
+    }
+}
+
+/// Runs `zarr-reshape ARGS < stdin` under the ceiling and checks it ended by
+/// itself, in time, without a panic. Returns its exit code and stderr.
+fn capped(input: &Path, arguments: &[&str], stdin: Option<&Path>) -> (i32, String) {
+    let bytes = input_bytes(input);
+    assert!(
+        bytes < INPUT_CEILING_BYTES,
+        "{}: the input is {bytes} bytes, not under 1 MB",
+        input.display()
+    );
+    let script = format!("ulimit -v {ADDRESS_SPACE_KIB} && ulimit -t {CPU_SECONDS} && exec \"$@\"");
+    let stdin = match stdin {
+        Some(path) => Stdio::from(fs::File::open(path).unwrap()),
+        None => Stdio::null(),
+    };
+    let stderr_path = input.with_extension("stderr");
+    let mut child = Command::new("sh")
+        .args(["-c", &script, "sh", env!("CARGO_BIN_EXE_zarr-reshape")])
+        .args(arguments)
+        // glibc reserves address space per malloc arena; keep that out of the sum.
+        .env("MALLOC_ARENA_MAX", "2")
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > WATCHDOG {
+            let _ = child.kill();
+            panic!("{arguments:?} still running after {WATCHDOG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = fs::read_to_string(&stderr_path).unwrap_or_default();
+    let Some(code) = status.code() else {
+        panic!(
+            "{arguments:?} was killed by signal {:?} (SIGXCPU: over {CPU_SECONDS} s of CPU; \
+             SIGABRT: an allocation beyond {ADDRESS_SPACE_KIB} KiB): {stderr}",
+            status.signal()
+        );
+    };
+    assert!(
+        !stderr.contains("panicked"),
+        "{arguments:?} panicked: {stderr}"
+    );
+    eprintln!("{arguments:?}: exit {code}, {:?}", started.elapsed());
+    (code, stderr)
+}
+
+fn write_json(path: &Path, value: &Value) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, value.to_string()).unwrap();
+}
+
+/// A suite root holding one read-array case over `arrays/a`, whose `zarr.json` is
+/// `metadata` (or a FIFO when `None`).
+fn array_suite(name: &str, metadata: Option<Value>) -> PathBuf {
+    let root = scratch(name);
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases/clauses.json"),
+        root.join("clauses.json"),
+    )
+    .unwrap();
+    let case = json!({"format": 1, "cases": [{
+        "id": format!("ceiling/{name}"), "description": "hostile array",
+        "clauses": ["algorithm.ravel"], "level": "must", "operation": "read-array",
+        "configuration": {"shape": [-1]}, "decoded_shape": [1],
+        "array": {"path": "arrays/a", "data_type": "uint8"},
+        "expect": {"error": "malformed-configuration"}
+    }]});
+    write_json(&root.join("cases/hostile.json"), &case);
+    let zarr_json = root.join("arrays/a/zarr.json");
+    fs::create_dir_all(zarr_json.parent().unwrap()).unwrap();
+    match metadata {
+        Some(metadata) => write_json(&zarr_json, &metadata),
+        None => {
+            let made = Command::new("mkfifo").arg(&zarr_json).status().unwrap();
+            assert!(made.success(), "mkfifo failed");
+        }
+    }
+    root
+}
+
+fn array_metadata(shape: &[u64], chunk_shape: &[u64]) -> Value {
+    json!({
+        "zarr_format": 3, "node_type": "array", "shape": shape, "data_type": "uint8",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunk_shape}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": 0,
+        "codecs": [{"name": "reshape", "configuration": {"shape": [-1]}}, {"name": "bytes"}]
+    })
+}
+
+#[test]
+fn hostile_arrays_stay_under_the_ceiling() {
+    let inputs = [
+        ("isize-shape", Some(array_metadata(&[0, u64::MAX], &[1, 1]))),
+        (
+            "millions-of-chunks",
+            Some(array_metadata(&[2; 24], &[1; 24])),
+        ),
+        (
+            "fill-only-16m",
+            Some(array_metadata(&[1 << 24], &[1 << 24])),
+        ),
+        ("fifo-zarr-json", None),
+    ];
+    for (name, metadata) in inputs {
+        let root = array_suite(name, metadata);
+        let suite = root.to_str().unwrap();
+        let (code, stderr) = capped(&root, &["run", "--cases", suite, "--timeout", "2000"], None);
+        assert_eq!(code, 0, "{name}: the reference refuses the array: {stderr}");
+    }
+}
+
+/// One request file for `zarr-reshape adapter`: `start`, then each case.
+fn requests(name: &str, cases: &[Value]) -> PathBuf {
+    let dir = scratch(name);
+    let mut text = String::from("{\"cmd\": \"start\", \"protocol\": 1}\n");
+    for (seq, case) in cases.iter().enumerate() {
+        text.push_str(&json!({"cmd": "run", "seq": seq, "case": case}).to_string());
+        text.push('\n');
+    }
+    fs::write(dir.join("requests.jsonl"), text).unwrap();
+    dir
+}
+
+fn case(operation: &str, configuration: Value, decoded_shape: Value) -> Value {
+    json!({
+        "id": "ceiling/request", "description": "hostile request",
+        "clauses": ["algorithm.ravel"], "level": "must", "operation": operation,
+        "configuration": configuration, "decoded_shape": decoded_shape,
+        "expect": {"error": "overflow"}
+    })
+}
+
+#[test]
+fn hostile_requests_to_the_reference_adapter_stay_under_the_ceiling() {
+    let mut encode_many = case("encode", json!({"shape": [-1]}), json!([450_000]));
+    encode_many["input"] =
+        json!({"data_type": "int8", "shape": [450_000], "data": vec![0; 450_000]});
+    let mut encode_claims = case("encode", json!({"shape": [-1]}), json!([65_536, 65_536]));
+    encode_claims["input"] = json!({"data_type": "float64", "shape": [65_536, 65_536], "data": []});
+    let mut beyond_isize = case("encode", json!({"shape": [-1]}), json!([0, u64::MAX]));
+    beyond_isize["input"] = json!({"data_type": "uint8", "shape": [0, u64::MAX], "data": []});
+    let mut rank_256 = vec![json!(1); 255];
+    rank_256.push(json!(-1));
+    let mut rank_256_box = case("map-region", json!({"shape": rank_256}), json!([65_536]));
+    rank_256_box["decoded_region"] = json!({"start": [0], "stop": [65_536]});
+    let mut wide_box = case("map-region", json!({"shape": [-1]}), json!([u64::MAX]));
+    wide_box["decoded_region"] = json!({"start": [0], "stop": [1 << 20]});
+    let inputs = [
+        ("encode-many-elements", encode_many),
+        ("encode-claims-more-than-it-has", encode_claims),
+        ("encode-beyond-isize", beyond_isize),
+        ("map-region-rank-256", rank_256_box),
+        ("map-region-answer-beyond-the-line", wide_box),
+    ];
+    for (name, case) in inputs {
+        let dir = requests(name, &[case]);
+        let requests = dir.join("requests.jsonl");
+        let (code, stderr) = capped(&dir, &["adapter"], Some(&requests));
+        assert_eq!(code, 0, "{name}: the adapter answers and ends: {stderr}");
+    }
+}
+
+/// A fake adapter in Python: answers `start`, then runs `on_case` for each case
+/// (with `seq` the request's).
+fn fake_adapter(name: &str, on_case: &str) -> PathBuf {
+    let dir = scratch(name);
+    let script = FAKE_ADAPTER.replace("ON_CASE", on_case);
+    fs::write(dir.join("adapter.py"), script).unwrap();
+    dir
+}
+
+const FAKE_ADAPTER: &str = r#"
+import json, subprocess, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "start":
+        who = {"name": "hostile", "version": "0", "language": "python"}
+        print(json.dumps({"ok": True, "implementation": who}), flush=True)
+    elif request["cmd"] == "run":
+        seq = request["seq"]
+        ON_CASE
+    else:
+        break
+"#;
+
+#[test]
+fn hostile_adapters_stay_under_the_ceiling() {
+    let answer =
+        |result: &str| format!("print(json.dumps({{'seq': seq, 'result': {result}}}), flush=True)");
+    let flood = format!(
+        "{}\n        for _ in range(100000): print(json.dumps({{'seq': seq}}), flush=True)",
+        answer("{'encoded_shape': [1]}")
+    );
+    let inputs = [
+        ("flood", flood),
+        (
+            "huge-answer",
+            answer("{'shape': [4294967296, 4294967296], 'data': []}"),
+        ),
+        (
+            "class-not-a-string",
+            answer("{'error': {'class': ['overflow'], 'message': 'm'}}"),
+        ),
+        (
+            "grandchild-holds-stdout",
+            "subprocess.Popen(['sleep', '1000']); sys.exit(3)".into(),
+        ),
+    ];
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
+    let suite = suite.to_str().unwrap();
+    for (name, on_case) in inputs {
+        let dir = fake_adapter(name, &on_case);
+        let adapter = format!("python3 {}", dir.join("adapter.py").display());
+        let arguments = ["run", "--adapter", &adapter, "--cases", suite];
+        let filter = ["--filter", "algorithm.ravel/*", "--timeout", "2000"];
+        let (code, stderr) = capped(&dir, &[&arguments[..], &filter[..]].concat(), None);
+        assert_eq!(code, 1, "{name}: a hostile adapter fails the run: {stderr}");
+    }
+}
+
+#[test]
+fn hostile_vector_folders_and_documents_stay_under_the_ceiling() {
+    // Two links to the parent at every level: exponential if followed.
+    let root = scratch("link-loops");
+    let folder = root.join("shape.size");
+    fs::create_dir_all(&folder).unwrap();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases/shape.size/size-is-total.json"),
+        folder.join("size-is-total.json"),
+    )
+    .unwrap();
+    for parent in [&root, &folder] {
+        symlink(parent, parent.join("up-1")).unwrap();
+        symlink(parent, parent.join("up-2")).unwrap();
+    }
+    let suite = root.to_str().unwrap();
+    let (code, stderr) = capped(&root, &["vectors", suite], None);
+    assert_eq!(code, 0, "the one real vector file is valid: {stderr}");
+    let (code, stderr) = capped(&root, &["run", "--cases", suite], None);
+    assert_eq!(code, 0, "its one case passes: {stderr}");
+
+    // 300 bytes whose decoded array is empty but nests 2^32 empty lists.
+    let root = scratch("empty-but-nested");
+    let case = json!({"format": 1, "cases": [{
+        "id": "ceiling/empty-but-nested", "description": "d", "clauses": ["algorithm.ravel"],
+        "level": "must", "operation": "decode", "configuration": {"shape": [[0, 1]]},
+        "decoded_shape": [1_u64 << 32, 0],
+        "input": {"data_type": "int8", "shape": [0], "data": []},
+        "expect": {"shape": [1_u64 << 32, 0], "data": []}
+    }]});
+    write_json(&root.join("algorithm.ravel/empty-but-nested.json"), &case);
+    let (code, stderr) = capped(&root, &["run", "--cases", root.to_str().unwrap()], None);
+    assert_eq!(
+        code, 1,
+        "the reference declines the answer as too long: {stderr}"
+    );
+
+    // A document of about 900 KB, every block a finding.
+    let dir = scratch("check-spec-findings");
+    let block =
+        "```json\n{\"name\": \"reshape\" \"configuration\": {\"shape\": [[1], [0]]}}\n```\n\n";
+    let spec = dir.join("spec.md");
+    fs::write(&spec, block.repeat(900_000 / block.len())).unwrap();
+    let (code, stderr) = capped(&dir, &["check-spec", spec.to_str().unwrap()], None);
+    assert_eq!(code, 1, "every block is a finding: {stderr}");
+}
+
+#[test]
+fn fixtures_into_a_folder_of_someone_else_stay_under_the_ceiling() {
+    let root = scratch("foreign-fixtures");
+    fs::create_dir_all(root.join("arrays/spec-example")).unwrap();
+    fs::write(root.join("arrays/spec-example/notes.txt"), "mine").unwrap();
+    fs::write(root.join("arrays/spec-example/zarr.json"), "{}").unwrap();
+    let (code, _) = capped(&root, &["fixtures", root.to_str().unwrap()], None);
+    assert_ne!(code, 0, "a folder the tool did not write is refused");
+    assert_eq!(
+        fs::read_to_string(root.join("arrays/spec-example/notes.txt")).unwrap(),
+        "mine"
+    );
+}
