@@ -5,12 +5,6 @@
 //! claims: the `zarr-reshape` binary runs them under an address-space limit
 //! (`ulimit -v`), so a reservation for what the input claims aborts the test.
 
-//! Hostile input against the reference and the runner's reading of arrays (issue
-//! 18): shapes ndarray cannot hold, declared shapes larger than their data, boxes
-//! whose answer is beyond the protocol's line limit. Each is an error or an
-//! `errored` answer, found before any allocation in proportion to what the input
-//! claims; a counting allocator on the test's own thread checks the allocations.
-
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
