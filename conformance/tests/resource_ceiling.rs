@@ -75,15 +75,17 @@ fn capped(input: &Path, arguments: &[&str], stdin: Option<&Path>) -> (i32, Strin
         .spawn()
         .unwrap();
     let started = Instant::now();
+    let mut peak_kib = 0;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
+        peak_kib = peak_rss_kib(child.id()).unwrap_or(peak_kib);
         if started.elapsed() > WATCHDOG {
             let _ = child.kill();
             panic!("{arguments:?} still running after {WATCHDOG:?}");
         }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(2));
     };
     let stderr = fs::read_to_string(&stderr_path).unwrap_or_default();
     let Some(code) = status.code() else {
@@ -97,8 +99,22 @@ fn capped(input: &Path, arguments: &[&str], stdin: Option<&Path>) -> (i32, Strin
         !stderr.contains("panicked"),
         "{arguments:?} panicked: {stderr}"
     );
-    eprintln!("{arguments:?}: exit {code}, {:?}", started.elapsed());
+    // The figures of BAD-INPUTS.md: `--nocapture` shows them (the peak as last
+    // seen, at most one poll before the exit).
+    eprintln!(
+        "{}: exit {code}, {:.2} s, peak RSS {} MiB",
+        input.file_name().unwrap().to_string_lossy(),
+        started.elapsed().as_secs_f64(),
+        peak_kib.div_ceil(1024)
+    );
     (code, stderr)
+}
+
+/// The process's peak resident set so far (`VmHWM`), while it runs.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn write_json(path: &Path, value: &Value) {
