@@ -8,15 +8,17 @@
 // `#[test]` functions.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use common::{errored_message, outcomes};
 use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
-use zarr_reshape_conformance::answer::Answer;
 use zarr_reshape_conformance::judge::ClassCheck;
 use zarr_reshape_conformance::reference;
 use zarr_reshape_conformance::run::{
-    CaseRecord, Expectations, Implementation, Reference, RunReport, run_suite,
+    Expectations, Implementation, Reference, RunReport, run_suite,
 };
 use zarr_reshape_conformance::vector::{self, Case};
 
@@ -75,19 +77,6 @@ fn run_fake(arguments: &[&str], options: AdapterOptions) -> (RunReport, u32) {
     assert_eq!(ids, expected, "one record per case, in order");
     assert!(!report.interrupted);
     (report, adapter.restarts())
-}
-
-/// The outcome names, space-separated.
-fn outcomes(report: &RunReport) -> String {
-    let names: Vec<&str> = report.records.iter().map(|r| r.outcome.name()).collect();
-    names.join(" ")
-}
-
-fn errored_message(record: &CaseRecord) -> &str {
-    match &record.answer {
-        Answer::Errored { message } => message,
-        other => panic!("{} was answered {other:?}, not errored", record.case.id),
-    }
 }
 
 fn all_stderr(report: &RunReport) -> String {

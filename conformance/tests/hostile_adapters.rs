@@ -9,17 +9,20 @@
 // `#[test]` functions.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::{errored_message, outcomes};
 use serde_json::{Value, json};
 use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess, MAX_LINES_BETWEEN_CASES};
 use zarr_reshape_conformance::answer::Answer;
 use zarr_reshape_conformance::judge::ClassCheck;
 use zarr_reshape_conformance::reference;
 use zarr_reshape_conformance::run::{
-    CaseRecord, Expectations, Implementation, MAX_STUCK_CASES, Reference, RunReport, run_suite,
+    Expectations, Implementation, MAX_STUCK_CASES, Reference, RunReport, run_suite,
 };
 use zarr_reshape_conformance::vector::{self, Case};
 
@@ -97,18 +100,6 @@ fn run_all(implementation: &mut dyn Implementation) -> RunReport {
     let expected: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, expected, "one record per case, in order");
     report
-}
-
-fn outcomes(report: &RunReport) -> String {
-    let names: Vec<&str> = report.records.iter().map(|r| r.outcome.name()).collect();
-    names.join(" ")
-}
-
-fn errored_message(record: &CaseRecord) -> &str {
-    match &record.answer {
-        Answer::Errored { message } => message,
-        other => panic!("{} was answered {other:?}, not errored", record.case.id),
-    }
 }
 
 #[test]

@@ -12,35 +12,17 @@
     clippy::arithmetic_side_effects
 )]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use serde_json::{Value, json};
 use zarr_reshape_conformance::fixtures;
 use zarr_reshape_conformance::vector;
 use zarr_reshape_conformance::zarr::{self, MAX_CHUNKS_READ, MAX_ELEMENTS_READ, ZarrError};
-
-/// A scratch folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "zarr-reshape-hostile-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn metadata(shape: &[u64], chunks: &[u64]) -> Value {
     json!({

@@ -8,13 +8,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::Scratch;
 use serde_json::{Value, json};
 
 const ADDRESS_SPACE_KIB: u64 = 1 << 20;
@@ -22,17 +25,6 @@ const CPU_SECONDS: u64 = 10;
 /// Far above any figure in BAD-INPUTS.md; only a hang reaches it.
 const WATCHDOG: Duration = Duration::from_secs(60);
 const INPUT_CEILING_BYTES: u64 = 1 << 20;
-
-/// A fresh scratch folder for one input.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "zarr-reshape-ceiling-{}-{name}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The bytes of every regular file below `path`, links and FIFOs not followed.
 fn input_bytes(path: &Path) -> u64 {
@@ -63,7 +55,10 @@ fn capped(input: &Path, arguments: &[&str], stdin: Option<&Path>) -> (i32, Strin
         Some(path) => Stdio::from(fs::File::open(path).unwrap()),
         None => Stdio::null(),
     };
-    let stderr_path = input.with_extension("stderr");
+    let stderr_path = std::env::temp_dir().join(format!(
+        "zarr-reshape-ceiling-{}.stderr",
+        std::process::id()
+    ));
     let mut child = Command::new("sh")
         .args(["-c", &script, "sh", env!("CARGO_BIN_EXE_zarr-reshape")])
         .args(arguments)
@@ -88,6 +83,7 @@ fn capped(input: &Path, arguments: &[&str], stdin: Option<&Path>) -> (i32, Strin
         std::thread::sleep(Duration::from_millis(2));
     };
     let stderr = fs::read_to_string(&stderr_path).unwrap_or_default();
+    let _ = fs::remove_file(&stderr_path);
     let Some(code) = status.code() else {
         panic!(
             "{arguments:?} was killed by signal {:?} (SIGXCPU: over {CPU_SECONDS} s of CPU; \
@@ -124,8 +120,9 @@ fn write_json(path: &Path, value: &Value) {
 
 /// A suite root holding one read-array case over `arrays/a`, whose `zarr.json` is
 /// `metadata` (or a FIFO when `None`).
-fn array_suite(name: &str, metadata: Option<Value>) -> PathBuf {
-    let root = scratch(name);
+fn array_suite(name: &str, metadata: Option<Value>) -> Scratch {
+    let scratch = Scratch::new(name);
+    let root = scratch.0.clone();
     fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases/clauses.json"),
         root.join("clauses.json"),
@@ -148,7 +145,7 @@ fn array_suite(name: &str, metadata: Option<Value>) -> PathBuf {
             assert!(made.success(), "mkfifo failed");
         }
     }
-    root
+    scratch
 }
 
 fn array_metadata(shape: &[u64], chunk_shape: &[u64]) -> Value {
@@ -176,23 +173,25 @@ fn hostile_arrays_stay_under_the_ceiling() {
         ("fifo-zarr-json", None),
     ];
     for (name, metadata) in inputs {
-        let root = array_suite(name, metadata);
+        let scratch = array_suite(name, metadata);
+        let root = &scratch.0;
         let suite = root.to_str().unwrap();
-        let (code, stderr) = capped(&root, &["run", "--cases", suite, "--timeout", "2000"], None);
+        let (code, stderr) = capped(root, &["run", "--cases", suite, "--timeout", "2000"], None);
         assert_eq!(code, 0, "{name}: the reference refuses the array: {stderr}");
     }
 }
 
 /// One request file for `zarr-reshape adapter`: `start`, then each case.
-fn requests(name: &str, cases: &[Value]) -> PathBuf {
-    let dir = scratch(name);
+fn requests(name: &str, cases: &[Value]) -> Scratch {
+    let scratch = Scratch::new(name);
+    let dir = scratch.0.clone();
     let mut text = String::from("{\"cmd\": \"start\", \"protocol\": 1}\n");
     for (seq, case) in cases.iter().enumerate() {
         text.push_str(&json!({"cmd": "run", "seq": seq, "case": case}).to_string());
         text.push('\n');
     }
     fs::write(dir.join("requests.jsonl"), text).unwrap();
-    dir
+    scratch
 }
 
 fn case(operation: &str, configuration: Value, decoded_shape: Value) -> Value {
@@ -227,20 +226,22 @@ fn hostile_requests_to_the_reference_adapter_stay_under_the_ceiling() {
         ("map-region-answer-beyond-the-line", wide_box),
     ];
     for (name, case) in inputs {
-        let dir = requests(name, &[case]);
+        let scratch = requests(name, &[case]);
+        let dir = &scratch.0;
         let requests = dir.join("requests.jsonl");
-        let (code, stderr) = capped(&dir, &["adapter"], Some(&requests));
+        let (code, stderr) = capped(dir, &["adapter"], Some(&requests));
         assert_eq!(code, 0, "{name}: the adapter answers and ends: {stderr}");
     }
 }
 
 /// A fake adapter in Python: answers `start`, then runs `on_case` for each case
 /// (with `seq` the request's).
-fn fake_adapter(name: &str, on_case: &str) -> PathBuf {
-    let dir = scratch(name);
+fn fake_adapter(name: &str, on_case: &str) -> Scratch {
+    let scratch = Scratch::new(name);
+    let dir = scratch.0.clone();
     let script = FAKE_ADAPTER.replace("ON_CASE", on_case);
     fs::write(dir.join("adapter.py"), script).unwrap();
-    dir
+    scratch
 }
 
 const FAKE_ADAPTER: &str = r#"
@@ -283,11 +284,12 @@ fn hostile_adapters_stay_under_the_ceiling() {
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
     let suite = suite.to_str().unwrap();
     for (name, on_case) in inputs {
-        let dir = fake_adapter(name, &on_case);
+        let scratch = fake_adapter(name, &on_case);
+        let dir = &scratch.0;
         let adapter = format!("python3 {}", dir.join("adapter.py").display());
         let arguments = ["run", "--adapter", &adapter, "--cases", suite];
         let filter = ["--filter", "algorithm.ravel/*", "--timeout", "2000"];
-        let (code, stderr) = capped(&dir, &[&arguments[..], &filter[..]].concat(), None);
+        let (code, stderr) = capped(dir, &[&arguments[..], &filter[..]].concat(), None);
         assert_eq!(code, 1, "{name}: a hostile adapter fails the run: {stderr}");
     }
 }
@@ -295,7 +297,8 @@ fn hostile_adapters_stay_under_the_ceiling() {
 #[test]
 fn hostile_vector_folders_and_documents_stay_under_the_ceiling() {
     // Two links to the parent at every level: exponential if followed.
-    let root = scratch("link-loops");
+    let scratch = Scratch::new("link-loops");
+    let root = scratch.0.clone();
     let folder = root.join("shape.size");
     fs::create_dir_all(&folder).unwrap();
     fs::copy(
@@ -314,7 +317,8 @@ fn hostile_vector_folders_and_documents_stay_under_the_ceiling() {
     assert_eq!(code, 0, "its one case passes: {stderr}");
 
     // 300 bytes whose decoded array is empty but nests 2^32 empty lists.
-    let root = scratch("empty-but-nested");
+    let scratch = Scratch::new("empty-but-nested");
+    let root = scratch.0.clone();
     let case = json!({"format": 1, "cases": [{
         "id": "ceiling/empty-but-nested", "description": "d", "clauses": ["algorithm.ravel"],
         "level": "must", "operation": "decode", "configuration": {"shape": [[0, 1]]},
@@ -330,7 +334,8 @@ fn hostile_vector_folders_and_documents_stay_under_the_ceiling() {
     );
 
     // A document of about 900 KB, every block a finding.
-    let dir = scratch("check-spec-findings");
+    let scratch = Scratch::new("check-spec-findings");
+    let dir = scratch.0.clone();
     let block =
         "```json\n{\"name\": \"reshape\" \"configuration\": {\"shape\": [[1], [0]]}}\n```\n\n";
     let spec = dir.join("spec.md");
@@ -341,7 +346,8 @@ fn hostile_vector_folders_and_documents_stay_under_the_ceiling() {
 
 #[test]
 fn fixtures_into_a_folder_of_someone_else_stay_under_the_ceiling() {
-    let root = scratch("foreign-fixtures");
+    let scratch = Scratch::new("foreign-fixtures");
+    let root = scratch.0.clone();
     fs::create_dir_all(root.join("arrays/spec-example")).unwrap();
     fs::write(root.join("arrays/spec-example/notes.txt"), "mine").unwrap();
     fs::write(root.join("arrays/spec-example/zarr.json"), "{}").unwrap();

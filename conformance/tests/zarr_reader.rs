@@ -9,31 +9,15 @@
     clippy::arithmetic_side_effects
 )]
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::path::Path;
+
+use common::Scratch;
 use serde_json::{Value, json};
 use zarr_reshape_conformance::arrays::{DataType, TypedArray};
 use zarr_reshape_conformance::fixtures::pattern;
 use zarr_reshape_conformance::zarr::{self, ArrayMetadata, ZarrArray};
-
-/// A scratch folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("zarr-reshape-reader-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn metadata(data_type: &str, shape: &[u64], chunks: &[u64], codecs: Value) -> Value {
     json!({

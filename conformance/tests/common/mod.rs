@@ -1,0 +1,42 @@
+//! Helpers shared by the integration tests: scratch folders and the reading of a
+//! run's records. Each test binary uses some of them.
+#![allow(dead_code, clippy::panic, clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use zarr_reshape_conformance::answer::Answer;
+use zarr_reshape_conformance::run::{CaseRecord, RunReport};
+
+/// A scratch folder under the system's temporary directory, named after the test
+/// process and `name`, emptied when made and removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("zarr-reshape-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The outcome names of a run, space-separated.
+pub fn outcomes(report: &RunReport) -> String {
+    let names: Vec<&str> = report.records.iter().map(|r| r.outcome.name()).collect();
+    names.join(" ")
+}
+
+/// The message of a case answered `errored`; anything else fails the test.
+pub fn errored_message(record: &CaseRecord) -> &str {
+    match &record.answer {
+        Answer::Errored { message } => message,
+        other => panic!("{} was answered {other:?}, not errored", record.case.id),
+    }
+}
