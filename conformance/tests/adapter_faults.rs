@@ -31,14 +31,7 @@ fn spec_cases() -> PathBuf {
 
 /// The first dozen cases of the suite, real vector files.
 fn dozen_cases() -> Vec<Case> {
-    let cases: Vec<Case> = vector::discover(&spec_cases())
-        .unwrap()
-        .iter()
-        .flat_map(|path| vector::load_file(path).unwrap())
-        .take(CASES)
-        .collect();
-    assert_eq!(cases.len(), CASES);
-    cases
+    common::first_cases(CASES)
 }
 
 /// The fake adapter with `fault` and its arguments.
@@ -65,16 +58,7 @@ fn run_fake(arguments: &[&str], options: AdapterOptions) -> (RunReport, u32) {
     let cases = dozen_cases();
     let mut adapter = AdapterProcess::start(&fake(arguments), options).unwrap();
     assert_eq!(adapter.info().name, "fake");
-    let report = run_suite(
-        &mut adapter,
-        &cases,
-        &Expectations::default(),
-        ClassCheck::Strict,
-        |_| true,
-    );
-    let ids: Vec<&str> = report.records.iter().map(|r| r.case.id.as_str()).collect();
-    let expected: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, expected, "one record per case, in order");
+    let report = common::run_in_order(&mut adapter, &cases);
     assert!(!report.interrupted);
     (report, adapter.restarts())
 }

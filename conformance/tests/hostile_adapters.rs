@@ -19,27 +19,16 @@ use common::{errored_message, outcomes};
 use serde_json::{Value, json};
 use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess, MAX_LINES_BETWEEN_CASES};
 use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::judge::ClassCheck;
 use zarr_reshape_conformance::reference;
-use zarr_reshape_conformance::run::{
-    Expectations, Implementation, MAX_STUCK_CASES, Reference, RunReport, run_suite,
-};
-use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::run::{Implementation, MAX_STUCK_CASES, Reference, RunReport};
+use zarr_reshape_conformance::vector::Case;
 
 /// How many cases each run puts.
 const CASES: usize = 12;
 
 /// The first dozen cases of the suite.
 fn dozen_cases() -> Vec<Case> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
-    let cases: Vec<Case> = vector::discover(&root)
-        .unwrap()
-        .iter()
-        .flat_map(|path| vector::load_file(path).unwrap())
-        .take(CASES)
-        .collect();
-    assert_eq!(cases.len(), CASES);
-    cases
+    common::first_cases(CASES)
 }
 
 /// A folder of its own for one test.
@@ -88,18 +77,7 @@ fn patient() -> AdapterOptions {
 
 /// Runs the dozen cases and checks one record per case, in order.
 fn run_all(implementation: &mut dyn Implementation) -> RunReport {
-    let cases = dozen_cases();
-    let report = run_suite(
-        implementation,
-        &cases,
-        &Expectations::default(),
-        ClassCheck::Strict,
-        |_| true,
-    );
-    let ids: Vec<&str> = report.records.iter().map(|r| r.case.id.as_str()).collect();
-    let expected: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, expected, "one record per case, in order");
-    report
+    common::run_in_order(implementation, &dozen_cases())
 }
 
 #[test]

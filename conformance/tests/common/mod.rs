@@ -2,10 +2,14 @@
 //! run's records. Each test binary uses some of them.
 #![allow(dead_code, clippy::panic, clippy::unwrap_used)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::run::{CaseRecord, RunReport};
+use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::run::{
+    CaseRecord, Expectations, Implementation, RunReport, run_suite,
+};
+use zarr_reshape_conformance::vector::{self, Case};
 
 /// A scratch folder under the system's temporary directory, named after the test
 /// process and `name`, emptied when made and removed when dropped.
@@ -39,4 +43,33 @@ pub fn errored_message(record: &CaseRecord) -> &str {
         Answer::Errored { message } => message,
         other => panic!("{} was answered {other:?}, not errored", record.case.id),
     }
+}
+
+/// The first `count` cases of the shipped vectors, in file order.
+pub fn first_cases(count: usize) -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
+    let cases: Vec<Case> = vector::discover(&root)
+        .unwrap()
+        .iter()
+        .flat_map(|path| vector::load_file(path).unwrap())
+        .take(count)
+        .collect();
+    assert_eq!(cases.len(), count);
+    cases
+}
+
+/// Runs `cases` through `implementation`, judged strictly with no known failures,
+/// and checks that every case has exactly one record, in order.
+pub fn run_in_order(implementation: &mut dyn Implementation, cases: &[Case]) -> RunReport {
+    let report = run_suite(
+        implementation,
+        cases,
+        &Expectations::default(),
+        ClassCheck::Strict,
+        |_| true,
+    );
+    let ids: Vec<&str> = report.records.iter().map(|r| r.case.id.as_str()).collect();
+    let expected: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, expected, "one record per case, in order");
+    report
 }
