@@ -5,7 +5,7 @@ use ndarray::{ArrayBase, CowArray, Data, IxDyn, Order};
 
 use crate::configuration::ReshapeConfiguration;
 use crate::error::{Argument, ReshapeError, Result};
-use crate::limits::MAX_ARRAY_SPAN;
+use crate::limits::array_dims;
 use crate::strided;
 
 /// What an array-to-array codec knows about a chunk: its shape, data type and fill value.
@@ -135,7 +135,7 @@ where
 {
     check_shape(array.shape(), from, argument)?;
     // algorithm.rank: B has len(shape) dimensions, since `to` is B_shape.
-    let to = to_usize(to)?;
+    let to = array_dims(to)?;
     // algorithm.ravel: ravel(B) == ravel(A), so reshape in C (row-major) order.
     // algorithm.view: ndarray's to_shape borrows whenever the strides allow; when
     // they do not, the one copy is made by `strided::c_order`, which is faster.
@@ -176,35 +176,5 @@ fn to_u64(shape: &[usize]) -> Vec<u64> {
     shape
         .iter()
         .map(|extent| u64::try_from(*extent).unwrap_or(u64::MAX))
-        .collect()
-}
-
-/// `shape` as ndarray dimensions: every extent, and the product of the non-zero
-/// extents, at most [`MAX_ARRAY_SPAN`] (ndarray panics beyond it).
-///
-/// # Errors
-/// `overflow` naming the extent or the product that does not fit.
-pub(crate) fn to_usize(shape: &[u64]) -> Result<Vec<usize>> {
-    let too_large = |what: String| ReshapeError::Overflow {
-        what: format!(
-            "{what} of the array shape {shape:?} on this platform (at most isize::MAX, {MAX_ARRAY_SPAN})"
-        ),
-    };
-    let mut span: usize = 1;
-    shape
-        .iter()
-        .map(|extent| {
-            let dim = usize::try_from(*extent)
-                .ok()
-                .filter(|dim| *dim <= MAX_ARRAY_SPAN)
-                .ok_or_else(|| too_large(format!("extent {extent}")))?;
-            if dim != 0 {
-                span = span
-                    .checked_mul(dim)
-                    .filter(|span| *span <= MAX_ARRAY_SPAN)
-                    .ok_or_else(|| too_large("the product of the non-zero extents".into()))?;
-            }
-            Ok(dim)
-        })
         .collect()
 }

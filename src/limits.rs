@@ -13,6 +13,8 @@
 //!
 //! Sizes, extents and products are bounded by 64 bits (clause `limits.u64`).
 
+use crate::error::{ReshapeError, Result};
+
 /// The largest decoded rank accepted by resolution (and so by every operation).
 /// Zarr arrays in practice have a handful of dimensions; NumPy caps them at 64.
 pub const MAX_RANK: usize = 256;
@@ -37,3 +39,35 @@ pub const MAX_JSON_DEPTH: usize = 128;
 /// the spec and resolves, but encoding or decoding to it is `overflow` (clause
 /// `limits.u64`, reading I-7: a size this platform cannot hold), never a panic.
 pub const MAX_ARRAY_SPAN: usize = isize::MAX.unsigned_abs();
+
+/// `shape` as ndarray dimensions, when every extent and the product of the
+/// non-zero extents are at most [`MAX_ARRAY_SPAN`] (ndarray panics beyond it,
+/// even for a shape that holds no element). The one check of this bound: the
+/// codec and the suite's array readers all go through it.
+///
+/// # Errors
+/// `overflow` naming the extent or the product that does not fit.
+pub fn array_dims(shape: &[u64]) -> Result<Vec<usize>> {
+    let too_large = |what: String| ReshapeError::Overflow {
+        what: format!(
+            "{what} of the array shape {shape:?} on this platform (at most isize::MAX, {MAX_ARRAY_SPAN})"
+        ),
+    };
+    let mut span: usize = 1;
+    shape
+        .iter()
+        .map(|extent| {
+            let dim = usize::try_from(*extent)
+                .ok()
+                .filter(|dim| *dim <= MAX_ARRAY_SPAN)
+                .ok_or_else(|| too_large(format!("extent {extent}")))?;
+            if dim != 0 {
+                span = span
+                    .checked_mul(dim)
+                    .filter(|span| *span <= MAX_ARRAY_SPAN)
+                    .ok_or_else(|| too_large("the product of the non-zero extents".into()))?;
+            }
+            Ok(dim)
+        })
+        .collect()
+}

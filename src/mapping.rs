@@ -5,8 +5,9 @@
 
 use ndarray::{ArrayBase, ArrayD, Data, IxDyn};
 
-use crate::algorithm::{ReshapeCodec, check_shape, to_usize};
+use crate::algorithm::{ReshapeCodec, check_shape};
 use crate::error::{Argument, ReshapeError, Result};
+use crate::limits::array_dims;
 use crate::product::product_of;
 
 /// A run of consecutive elements in C order: offsets `offset .. offset + len`.
@@ -109,14 +110,14 @@ impl ReshapeCodec {
             .zip(stop)
             .map(|(a, b)| b.saturating_sub(*a))
             .collect();
-        let box_shape = to_usize(&box_shape)?;
+        let box_shape = array_dims(&box_shape)?;
         let contiguous = encoded.as_standard_layout();
         let elements = contiguous.as_slice().unwrap_or_default();
         // Every run of a box has the same length.
         let run_len = usize::try_from(runs.len).map_err(|_| ReshapeError::Overflow {
             what: format!("a run of {} elements on this platform (usize)", runs.len),
         })?;
-        // to_usize bounded the product of the non-zero extents; a zero extent holds none.
+        // array_dims bounded the product of the non-zero extents; a zero extent holds none.
         let capacity = if box_shape.contains(&0) {
             0
         } else {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use ndarray::{ArrayD, Dimension, IxDyn};
 use serde_json::Value;
-use zarr_reshape::limits::{MAX_ARRAY_SPAN, MAX_RANK};
+use zarr_reshape::limits::{MAX_RANK, array_dims};
 
 /// The most elements an array in a vector (or in an adapter's answer) may hold;
 /// vectors are for reading. A larger array is refused before any room is made for it.
@@ -230,7 +230,7 @@ impl TypedArray {
 /// The dimensions of an array of `shape` and its element count, when ndarray can
 /// hold it and a vector may: the rank at most [`zarr_reshape::limits::MAX_RANK`],
 /// at most [`MAX_ELEMENTS`] elements, and every extent and the product of the
-/// non-zero extents at most [`MAX_ARRAY_SPAN`] (so `[0, 2^64 - 1]`, which holds no
+/// non-zero extents at most [`zarr_reshape::limits::MAX_ARRAY_SPAN`] (so `[0, 2^64 - 1]`, which holds no
 /// element, is refused here rather than panicking inside ndarray).
 ///
 /// # Errors
@@ -242,29 +242,12 @@ pub fn check_shape(shape: &[u64]) -> Result<(Vec<usize>, usize), String> {
             shape.len()
         ));
     }
-    let mut span: usize = 1;
-    let mut count: usize = 1;
-    let mut dims = Vec::with_capacity(shape.len());
-    for extent in shape {
-        let dim = usize::try_from(*extent)
-            .ok()
-            .filter(|dim| *dim <= MAX_ARRAY_SPAN)
-            .ok_or_else(|| {
-                format!("shape {shape:?}: extent {extent} is beyond {MAX_ARRAY_SPAN}")
-            })?;
-        if dim != 0 {
-            span = span
-                .checked_mul(dim)
-                .filter(|span| *span <= MAX_ARRAY_SPAN)
-                .ok_or_else(|| {
-                    format!(
-                        "shape {shape:?}: its non-zero extents multiply beyond {MAX_ARRAY_SPAN}"
-                    )
-                })?;
-        }
-        count = count.saturating_mul(dim);
-        dims.push(dim);
-    }
+    let dims = array_dims(shape)
+        .map_err(|error| format!("shape {shape:?} is beyond what an array can hold: {error}"))?;
+    let count = dims
+        .iter()
+        .try_fold(1usize, |count, dim| count.checked_mul(*dim))
+        .unwrap_or(usize::MAX);
     if u64::try_from(count)
         .ok()
         .is_none_or(|count| count > MAX_ELEMENTS)

@@ -106,18 +106,11 @@ pub const MAX_ELEMENTS_READ: u64 = 1 << 20;
 /// extent and the product of the non-zero extents fit in `isize`: ndarray panics
 /// on any larger shape, an empty one included.
 pub(crate) fn ndarray_shape(shape: &[u64]) -> Result<Vec<usize>, ZarrError> {
-    let limit = u64::try_from(isize::MAX).unwrap_or(u64::MAX);
-    let product = shape
-        .iter()
-        .filter(|extent| **extent != 0)
-        .try_fold(1u64, |acc, extent| acc.checked_mul(*extent));
-    if product.is_none_or(|product| product > limit) {
-        return Err(ZarrError::malformed(format!(
-            "the shape {shape:?} is too large for an array in memory: its extents and the \
-             product of its non-zero extents must be at most {limit}"
-        )));
-    }
-    shape.iter().map(|extent| usize_of(*extent)).collect()
+    zarr_reshape::limits::array_dims(shape).map_err(|error| {
+        ZarrError::malformed(format!(
+            "the shape {shape:?} is too large for an array in memory: {error}"
+        ))
+    })
 }
 
 /// Reads at most [`MAX_CHUNK_BYTES`] of the file `name` (a `/`-separated path
