@@ -10,7 +10,7 @@ use serde_json::{Map, Number, Value};
 use crate::clause::Clause;
 use crate::error::{Position, ReshapeError, Result};
 use crate::explain::{Trace, Verdict};
-use crate::{input_dims, limits, shape};
+use crate::{input_dims, json, limits, shape};
 
 /// One element `shape[i]` of the configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -56,7 +56,16 @@ impl ReshapeConfiguration {
         Self::checked(shape, &mut trace)
     }
 
-    /// Parses the codec's `configuration` member, e.g. `{"shape": [[0, 1], [2], 3]}`.
+    /// Parses the codec's `configuration` member, e.g. `{"shape": [[0, 1], [2], 3]}`,
+    /// from a `serde_json::Value`.
+    ///
+    /// A `Value` holds numbers as its build parsed them. Integers within `u64` or
+    /// `i64` are exact in every build. Without serde_json's `arbitrary_precision`
+    /// (which this crate does not turn on), a `Value` parsed from text has already
+    /// made a float of a larger integer, so `[18446744073709551616]` reads as a
+    /// non-integral number (`malformed-configuration`, not `overflow`), and
+    /// `1e400` did not parse at all. For exact results from text, use
+    /// [`Self::from_json_str`]; with `arbitrary_precision` on, both agree.
     ///
     /// # Errors
     /// `malformed-configuration` for JSON that is not of the codec's form,
@@ -81,6 +90,41 @@ impl ReshapeConfiguration {
     /// name is not `reshape` or the object has a member the codec does not define.
     pub fn from_codec_json(codec: &Value) -> Result<Self> {
         Self::parse_codec(codec, &mut Trace::off())
+    }
+
+    /// Parses the codec's `configuration` member from JSON text, e.g.
+    /// `{"shape": [[0, 1], [2], 3]}`, reading every number exactly as written
+    /// whatever serde_json's features are: an integer beyond 64 bits is `overflow`
+    /// (a size) or `input-dim-out-of-range` (an input dim), `1e400` and `2.0` are
+    /// `malformed-configuration` (not written as integers).
+    ///
+    /// # Errors
+    /// As [`Self::from_configuration_json`]; also `malformed-configuration` when the
+    /// text is not one JSON value (a syntax error, data after it, nesting deeper
+    /// than [`limits::MAX_JSON_DEPTH`]; the message says where) or is longer than
+    /// [`limits::MAX_JSON_TEXT_LEN`].
+    ///
+    /// ```
+    /// use zarr_reshape::{ReshapeConfiguration, ShapeElement};
+    /// let parsed = ReshapeConfiguration::from_json_str(r#"{"shape": [[0, 1], [2], 3]}"#)?;
+    /// assert_eq!(parsed.shape()[2], ShapeElement::Size(3));
+    /// # Ok::<(), zarr_reshape::ReshapeError>(())
+    /// ```
+    pub fn from_json_str(configuration: &str) -> Result<Self> {
+        let configuration = json::Json::from_text(configuration, "configuration")?;
+        Self::parse_configuration(&configuration, &mut Trace::off())
+    }
+
+    /// Parses a whole codec object from JSON text,
+    /// `{"name": "reshape", "configuration": {...}}`, reading numbers exactly as
+    /// [`Self::from_json_str`] does.
+    ///
+    /// # Errors
+    /// As [`Self::from_json_str`]; also `malformed-configuration` when the name is
+    /// not `reshape` or the object has a member the codec does not define.
+    pub fn from_codec_json_str(codec: &str) -> Result<Self> {
+        let codec = json::Json::from_text(codec, "codec object")?;
+        Self::parse_codec(&codec, &mut Trace::off())
     }
 
     /// The elements of `shape`, in order.

@@ -145,6 +145,16 @@ pub enum ReshapeError {
         /// The limit.
         limit: usize,
     },
+    /// The text handed to a `*_json_str` function is not one JSON value: a syntax
+    /// error, data after the value, or nesting deeper than
+    /// [`crate::limits::MAX_JSON_DEPTH`].
+    #[error("the {container} is not JSON: {message}")]
+    NotJson {
+        /// `codec object` or `configuration`.
+        container: &'static str,
+        /// What is wrong and where (line and column).
+        message: String,
+    },
     /// The codec object is not a JSON object.
     #[error("the codec must be a JSON object, found {found}")]
     CodecNotObject {
@@ -358,7 +368,8 @@ impl ReshapeError {
     pub fn class(&self) -> ErrorClass {
         use ErrorClass as C;
         match self {
-            Self::CodecNotObject { .. }
+            Self::NotJson { .. }
+            | Self::CodecNotObject { .. }
             | Self::MissingName
             | Self::WrongName { .. }
             | Self::ConfigurationNotObject { .. }
@@ -394,7 +405,8 @@ impl ReshapeError {
             Self::CodecNotObject { .. } | Self::MissingName | Self::WrongName { .. } => {
                 Clause::CodecName
             }
-            Self::ConfigurationNotObject { .. }
+            Self::NotJson { .. }
+            | Self::ConfigurationNotObject { .. }
             | Self::UnknownMember { .. }
             | Self::ShapeMissing
             | Self::ShapeNotArray { .. } => Clause::ConfigurationMembers,

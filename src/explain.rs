@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::clause::Clause;
 use crate::configuration::ReshapeConfiguration;
 use crate::error::{Position, ReshapeError};
+use crate::json::Json;
 use crate::product::list;
 
 /// What a step found.
@@ -133,7 +134,9 @@ impl fmt::Display for Explanation {
 }
 
 /// Explains the resolution of a codec `configuration` (the JSON member) against
-/// the decoded shape `a_shape`, clause by clause.
+/// the decoded shape `a_shape`, clause by clause. Numbers are read as the `Value`
+/// holds them (see [`ReshapeConfiguration::from_configuration_json`]); for exact
+/// numbers from text, use [`explain_json_str`].
 ///
 /// ```
 /// let configuration = serde_json::json!({"shape": [[0], [2], -1]});
@@ -155,6 +158,32 @@ pub fn explain(configuration: &Value, a_shape: &[u64]) -> Explanation {
 pub fn explain_codec(codec: &Value, a_shape: &[u64]) -> Explanation {
     explain_with(a_shape, |trace| {
         ReshapeConfiguration::parse_codec(codec, trace)
+    })
+}
+
+/// Like [`explain`], for the configuration as JSON text, with every number read
+/// exactly as written (see [`ReshapeConfiguration::from_json_str`]). Text that is
+/// not JSON ends the trace with a `malformed-configuration` step.
+///
+/// ```
+/// let explanation = zarr_reshape::explain_json_str(r#"{"shape": [[0], [2], -1]}"#, &[2, 3, 4]);
+/// assert!(explanation.to_string().contains("input-dims.prefix at shape[1]"));
+/// ```
+#[must_use]
+pub fn explain_json_str(configuration: &str, a_shape: &[u64]) -> Explanation {
+    explain_with(a_shape, |trace| {
+        let configuration = Json::from_text(configuration, "configuration")?;
+        ReshapeConfiguration::parse_configuration(&configuration, trace)
+    })
+}
+
+/// Like [`explain_codec`], for the codec object as JSON text, with every number
+/// read exactly as written.
+#[must_use]
+pub fn explain_codec_json_str(codec: &str, a_shape: &[u64]) -> Explanation {
+    explain_with(a_shape, |trace| {
+        let codec = Json::from_text(codec, "codec object")?;
+        ReshapeConfiguration::parse_codec(&codec, trace)
     })
 }
 

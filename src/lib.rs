@@ -30,6 +30,7 @@ pub mod configuration;
 pub mod error;
 pub mod explain;
 pub mod input_dims;
+mod json;
 pub mod limits;
 pub mod mapping;
 mod product;
@@ -40,7 +41,9 @@ pub use algorithm::{ChunkRepresentation, ReshapeCodec};
 pub use clause::{Clause, Level};
 pub use configuration::{ReshapeConfiguration, ShapeElement};
 pub use error::{Argument, ErrorClass, Position, ReshapeError, Result};
-pub use explain::{Explanation, Step, Verdict, explain, explain_codec};
+pub use explain::{
+    Explanation, Step, Verdict, explain, explain_codec, explain_codec_json_str, explain_json_str,
+};
 pub use mapping::{Run, Runs};
 
 // The README's examples are compiled and run as doctests.

@@ -8,7 +8,8 @@
 //! | `len(shape)`, the encoded rank | [`MAX_SHAPE_LEN`] | `malformed-configuration` |
 //! | input dims in one element of `shape` | [`MAX_INPUT_DIMS`] | `malformed-configuration` |
 //! | the decoded rank, `len(A_shape)` | [`MAX_RANK`] | `shape-mismatch` |
-//! | nesting depth of the JSON text | [`MAX_JSON_DEPTH`] (serde_json's recursion limit) | not JSON: the caller's parse error |
+//! | nesting depth of the JSON text | [`MAX_JSON_DEPTH`] (serde_json's recursion limit) | `malformed-configuration` from the `*_json_str` functions; with a `Value`, the caller's parse error |
+//! | length of the JSON text handed to a `*_json_str` function | [`MAX_JSON_TEXT_LEN`] | `malformed-configuration` |
 //! | an array's shape handed to or made by encode, decode, partial decode | [`MAX_ARRAY_SPAN`] | `overflow` |
 //!
 //! Sizes, extents and products are bounded by 64 bits (clause `limits.u64`).
@@ -31,6 +32,13 @@ pub const MAX_INPUT_DIMS: usize = MAX_RANK;
 /// recursion limit, which `serde_json::from_str` and `from_slice` enforce with a
 /// "recursion limit exceeded" error. A valid configuration nests 4 deep.
 pub const MAX_JSON_DEPTH: usize = 128;
+
+/// The longest JSON text, in bytes, that `ReshapeConfiguration::from_json_str`,
+/// `from_codec_json_str` and the `explain_*json_str` functions read: 1 MiB. A
+/// configuration within the other limits is a few kilobytes even pretty-printed;
+/// longer text is `malformed-configuration` (clause `limits.rank`) before any of it
+/// is parsed.
+pub const MAX_JSON_TEXT_LEN: usize = 1 << 20;
 
 /// The largest extent, and the largest product of the non-zero extents, of an
 /// array that encode, decode and partial decoding build: `isize::MAX`, the bound
