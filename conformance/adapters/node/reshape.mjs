@@ -1,7 +1,8 @@
 // The reshape codec's configuration and shape resolution, written from the spec
 // (zarr-extensions codecs/reshape) with the readings of spec-cases/clauses.json.
 // Every size and product is a BigInt: exact, so nothing wraps or rounds, and the
-// 64-bit limit (I-7) is a comparison, not an accident of the number type.
+// 64-bit limit (I-7) is a comparison of the exact value, whatever the order of
+// multiplication, not an accident of the number type.
 import { isInteger, isNonIntegralNumber } from "./exact-json.mjs";
 
 export const U64_MAX = 2n ** 64n - 1n;
@@ -25,6 +26,12 @@ const spell = (value) => (typeof value === "bigint" ? `${value}` : JSON.stringif
 /** The product of BigInts; 1n for none, as the spec's prod() of an empty list. */
 export function prod(values) {
   return values.reduce((product, value) => product * value, 1n);
+}
+
+/** limits.u64 (I-7): a size, extent or compared product beyond 64 bits is an overflow. */
+function fits(value, what) {
+  if (value > U64_MAX) fail("overflow", `${what} = ${value} exceeds 2^64 - 1`);
+  return value;
 }
 
 function configurationOf(testCase) {
@@ -69,8 +76,7 @@ function checkElement(element, i) {
   if (element === 0n || element < -1n) {
     fail("invalid-size", `shape[${i}] = ${element} is neither -1 nor positive`);
   }
-  // limits.u64 (I-7): a size beyond 64 bits is an overflow, never a wrap.
-  if (element > U64_MAX) fail("overflow", `shape[${i}] = ${element} exceeds 2^64 - 1`);
+  fits(element, `shape[${i}]`);
 }
 
 /** What the JSON alone decides (I-8, parse): kinds and sizes, -1 once, increasing dims. */
@@ -109,7 +115,7 @@ export function checkDecodedShape(aShape) {
   }
   for (const extent of aShape) {
     if (!isInteger(extent) || extent < 0n) fail("shape-mismatch", `decoded extent ${spell(extent)}`);
-    if (extent > U64_MAX) fail("overflow", `decoded extent ${extent} exceeds 2^64 - 1`);
+    fits(extent, "a decoded extent");
   }
   return aShape;
 }
@@ -124,36 +130,35 @@ export function resolveShape(shape, aShape) {
   }
   // shape.size and shape.input-dims (E1): B_shape[i] := size | prod(A_shape[d] for d in dims).
   const bShape = shape.map((e) => (Array.isArray(e) ? prod(e.map((d) => aShape[Number(d)])) : e));
-  const total = prod(aShape);
-  // limits.u64 (I-7): every extent and the element count fit in 64 bits.
-  if (total > U64_MAX) fail("overflow", `prod(A_shape) = ${total} exceeds 2^64 - 1`);
-  bShape.forEach((extent, i) => {
-    if (extent > U64_MAX) fail("overflow", `B_shape[${i}] = ${extent} exceeds 2^64 - 1`);
-  });
+  bShape.forEach((extent, i) => fits(extent, `B_shape[${i}]`));
+  const total = fits(prod(aShape), "prod(A_shape)");
   const auto = bShape.indexOf(-1n);
   if (auto >= 0) {
     // shape.auto.value: -1 takes prod(A_shape) / prod(the others); I-9: undetermined if that is 0.
-    const known = prod(bShape.filter((extent) => extent !== -1n));
+    const known = fits(prod(bShape.filter((extent) => extent !== -1n)), "prod(B_shape without -1)");
     if (known === 0n || total % known !== 0n) {
       fail("element-count-mismatch", `no extent for -1 gives ${known} * x == ${total}`);
     }
     bShape[auto] = total / known;
   }
   // shape.invariant: prod(B_shape) == prod(A_shape).
-  if (prod(bShape) !== total) {
-    fail("element-count-mismatch", `prod(B_shape) = ${prod(bShape)} but prod(A_shape) = ${total}`);
+  const count = fits(prod(bShape), "prod(B_shape)");
+  if (count !== total) {
+    fail("element-count-mismatch", `prod(B_shape) = ${count} but prod(A_shape) = ${total}`);
   }
   shape.forEach((dims, i) => {
-    // Only for k > 0 input dims (I-1); exact products, so no 64-bit limit applies here.
+    // Only for k > 0 input dims (I-1); I-7 holds for these products too.
     if (!Array.isArray(dims) || dims.length === 0) return;
     const first = Number(dims[0]);
     const last = Number(dims[dims.length - 1]);
     // input-dims.prefix (E2): prod(B_shape[:i]) == prod(A_shape[:input_dims[0]]).
-    if (prod(bShape.slice(0, i)) !== prod(aShape.slice(0, first))) {
+    const before = fits(prod(bShape.slice(0, i)), `prod(B_shape[:${i}])`);
+    if (before !== fits(prod(aShape.slice(0, first)), `prod(A_shape[:${first}])`)) {
       fail("input-dims-misaligned", `shape[${i}]: prod(B_shape[:${i}]) != prod(A_shape[:${first}])`);
     }
     // input-dims.suffix: prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:]).
-    if (prod(bShape.slice(i + 1)) !== prod(aShape.slice(last + 1))) {
+    const after = fits(prod(bShape.slice(i + 1)), `prod(B_shape[${i + 1}:])`);
+    if (after !== fits(prod(aShape.slice(last + 1)), `prod(A_shape[${last + 1}:])`)) {
       fail("input-dims-misaligned", `shape[${i}]: prod(B_shape[${i + 1}:]) != prod(A_shape[${last + 1}:])`);
     }
   });

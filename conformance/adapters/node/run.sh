@@ -4,10 +4,12 @@
 #   2. the suite against `node adapter.mjs`: the runner's own verdict (MUST cases);
 #   3. the suite against `node adapter.mjs --plain-json-parse`, the same adapter
 #      reading with JSON.parse, which must fail;
-#   4. check-runs.mjs on both reports: every case but read-array passes with the exact
-#      reader, and JSON.parse fails only on vectors with integers beyond 2^53;
+#   4. a short fuzz against the reference (fixed seed, 5000 cases): it must find no
+#      disagreement at any level;
 #   5. check-snippets.mjs: the JavaScript snippets of spec-cases/README.md print what
-#      their comments say.
+#      their comments say;
+#   6. check-runs.mjs on both reports: every case but read-array passes with the exact
+#      reader, and JSON.parse fails only on vectors with integers beyond 2^53.
 # Usage: run.sh [ZARR_RESHAPE]   the runner binary (default: target/release/zarr-reshape)
 # Exits 0 when all of that holds, 1 when a check fails, 2 when it cannot start
 # (no node 18+, no runner binary, npm ci failing).
@@ -51,5 +53,18 @@ if [[ $status -ne 1 ]]; then
   exit 1
 fi
 
-node "$adapter/check-runs.mjs" spec-cases "$reports/exact.jsonl" "$reports/plain.jsonl"
+echo "== node adapter, fuzzed against the reference (seed 15, 5000 cases) =="
+# The adapter takes the reference's reading everywhere, so any disagreement, at any
+# level, is a change; fuzz itself fails only on MUST-level ones.
+"$runner" fuzz --adapter "node $adapter/adapter.mjs" --seed 15 --cases 5000 \
+  >"$reports/fuzz.txt" 2>&1
+tail -n 2 "$reports/fuzz.txt"
+if ! grep -q '^0 disagreeing case' "$reports/fuzz.txt"; then
+  echo "node adapter: the fuzz found disagreements with the reference" >&2
+  cat "$reports/fuzz.txt" >&2
+  exit 1
+fi
+
 node "$adapter/check-snippets.mjs" .
+# Last, as its closing line counts every case: "node: N passed, N failed, N skipped".
+node "$adapter/check-runs.mjs" spec-cases "$reports/exact.jsonl" "$reports/plain.jsonl"
