@@ -32,14 +32,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Every regular file below `folder`, as '/'-separated paths relative to `root`.
 /// Links are not followed: a packaged suite holds files only.
-fn walk(root: &Path, folder: &Path, files: &mut Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+fn walk(
+    root: &Path,
+    folder: &Path,
+    files: &mut Vec<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
     for entry in std::fs::read_dir(folder)? {
         let entry = entry?;
         let path = entry.path();
         let relative = path.strip_prefix(root)?;
         let relative: Vec<&str> = relative
             .components()
-            .map(|component| component.as_os_str().to_str().ok_or("a suite path that is not UTF-8"))
+            .map(|component| {
+                component
+                    .as_os_str()
+                    .to_str()
+                    .ok_or("a suite path that is not UTF-8")
+            })
             .collect::<Result<_, _>>()?;
         let relative = relative.join("/");
         if folder == root && (NOT_SUITE.contains(&relative.as_str()) || relative == "target") {
