@@ -1,0 +1,141 @@
+//! The known-failures file: the runner's expectations file format
+//! (`conformance/expectations/*.toml`), so one file serves both.
+//!
+//! ```toml
+//! [[failure]]
+//! ids = ["input-dims.prefix/gap-between-groups"]
+//! clause = "input-dims.prefix"
+//! reason = "the prefix rule is never checked"
+//! source = "src/reshape.rs:50"   # optional
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::Read as _;
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The largest known-failures file read, in bytes.
+pub const MAX_KNOWN_FAILURES_BYTES: u64 = 16 << 20;
+
+/// Known failures by case id, each with its reason.
+#[derive(Debug, Clone, Default)]
+pub struct KnownFailures {
+    reasons: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    failure: Vec<Failure>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Failure {
+    ids: Vec<String>,
+    clause: String,
+    reason: String,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+impl KnownFailures {
+    /// Reads a known-failures file.
+    ///
+    /// # Errors
+    /// When the file cannot be read (or is not a regular file, or is larger than
+    /// [`MAX_KNOWN_FAILURES_BYTES`]), or as [`KnownFailures::parse`]; the message
+    /// starts with the path.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let fail = |what: String| format!("{}: {what}", path.display());
+        let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+        if !metadata.is_file() {
+            return Err(fail("not a regular file".into()));
+        }
+        if metadata.len() > MAX_KNOWN_FAILURES_BYTES {
+            return Err(fail(format!(
+                "{} bytes; a known-failures file is at most {MAX_KNOWN_FAILURES_BYTES}",
+                metadata.len()
+            )));
+        }
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|file| {
+                file.take(MAX_KNOWN_FAILURES_BYTES)
+                    .read_to_string(&mut text)
+            })
+            .map_err(|e| fail(e.to_string()))?;
+        Self::parse(&text).map_err(fail)
+    }
+
+    /// Reads the text of a known-failures file.
+    ///
+    /// ```
+    /// use zarr_reshape_harness::KnownFailures;
+    /// let known = KnownFailures::parse(
+    ///     r#"
+    ///     [[failure]]
+    ///     ids = ["input-dims.prefix/gap-between-groups"]
+    ///     clause = "input-dims.prefix"
+    ///     reason = "the prefix rule is never checked"
+    ///     "#,
+    /// )?;
+    /// assert_eq!(
+    ///     known.reason("input-dims.prefix/gap-between-groups"),
+    ///     Some("the prefix rule is never checked (input-dims.prefix)")
+    /// );
+    /// assert!(KnownFailures::parse("[[failure]]\nids = []\nclause = \"x\"\nreason = \" \"").is_err());
+    /// # Ok::<(), String>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the text is not of this form (an unknown member included), gives an
+    /// empty reason, or lists an id twice.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut reasons = BTreeMap::new();
+        for failure in file.failure {
+            if failure.reason.trim().is_empty() {
+                return Err(format!(
+                    "a known failure of {} has no reason",
+                    failure.clause
+                ));
+            }
+            let reason = match &failure.source {
+                Some(source) => format!("{} ({}; {source})", failure.reason, failure.clause),
+                None => format!("{} ({})", failure.reason, failure.clause),
+            };
+            for id in failure.ids {
+                if reasons.insert(id.clone(), reason.clone()).is_some() {
+                    return Err(format!("{id} is listed twice"));
+                }
+            }
+        }
+        Ok(Self { reasons })
+    }
+
+    /// The reason a case is expected to fail, if it is listed.
+    #[must_use]
+    pub fn reason(&self, id: &str) -> Option<&str> {
+        self.reasons.get(id).map(String::as_str)
+    }
+
+    /// Every listed id, sorted.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.reasons.keys().map(String::as_str)
+    }
+
+    /// How many ids are listed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.reasons.len()
+    }
+
+    /// Whether nothing is listed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.reasons.is_empty()
+    }
+}
