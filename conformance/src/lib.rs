@@ -9,7 +9,6 @@ pub mod check_spec;
 pub mod coverage;
 pub mod differential;
 pub mod fixtures;
-pub mod harness;
 pub mod judge;
 pub mod matrix;
 pub mod meaning;

@@ -183,7 +183,7 @@ impl Harness {
 }
 
 /// The levels named by [`LEVELS_ENV`].
-fn parse_levels(text: &str) -> Result<BTreeSet<Level>, String> {
+pub(crate) fn parse_levels(text: &str) -> Result<BTreeSet<Level>, String> {
     if text.trim() == "all" {
         return Ok(Level::ALL.into_iter().collect());
     }

@@ -106,3 +106,7 @@ pub fn run(
 ) -> std::process::ExitCode {
     Harness::new(implementation).run()
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+mod tests;
