@@ -210,3 +210,39 @@ fn levels_are_named_or_all() {
     let message = parse_levels("must,MUST").unwrap_err();
     assert!(message.contains(r#""MUST" is no level"#), "{message}");
 }
+
+#[test]
+fn the_summary_counts_each_clause_and_the_total() {
+    use crate::summary::{Summary, Tally, Verdict};
+    let mut summary = Summary::default();
+    for (clause, verdict) in [
+        ("shape.size", Verdict::Pass),
+        ("shape.size", Verdict::Fail),
+        ("input-dims.prefix", Verdict::Known),
+        ("input-dims.prefix", Verdict::Skip),
+        ("input-dims.prefix", Verdict::Pass),
+    ] {
+        summary.count(clause, verdict);
+    }
+    let total = Tally {
+        pass: 2,
+        fail: 1,
+        known: 1,
+        skip: 1,
+    };
+    assert_eq!(summary.total(), total);
+    let text = summary.render();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["clause", "pass", "fail", "known", "skip"],
+            vec!["input-dims.prefix", "1", "0", "1", "1"],
+            vec!["shape.size", "1", "1", "0", "0"],
+            vec!["total", "2", "1", "1", "1"],
+        ]
+    );
+}

@@ -48,8 +48,12 @@ fn contrarian(case: &Case) -> Answer {
     }
 }
 
-fn arguments(extra: &[&str]) -> Arguments {
-    let mut all = vec!["harness", "--quiet", "--test-threads", "2"];
+/// libtest arguments; the inner run's output goes to a log file named `log` in
+/// cargo's scratch folder, so that its expected failures do not show among this
+/// test's own results.
+fn arguments(log: &str, extra: &[&str]) -> Arguments {
+    let log = format!("{}/{log}.log", env!("CARGO_TARGET_TMPDIR"));
+    let mut all = vec!["harness", "--test-threads", "2", "--logfile", &log];
     all.extend_from_slice(extra);
     Arguments::from_iter(all)
 }
@@ -73,7 +77,9 @@ fn must_cases_run_by_default_and_the_oracle_passes_them() {
     if !levels_not_chosen_by_environment() {
         return;
     }
-    let report = Harness::new(oracle).run_with(&arguments(&[])).unwrap();
+    let report = Harness::new(oracle)
+        .run_with(&arguments("run-1", &[]))
+        .unwrap();
     assert_eq!(report.conclusion.num_passed, count(Some(Level::Must)));
     assert_eq!(report.conclusion.num_failed, 0);
     assert_eq!(
@@ -92,18 +98,18 @@ fn every_level_runs_when_asked_and_the_contrarian_fails_every_case() {
     }
     let report = Harness::new(oracle)
         .levels(Level::ALL)
-        .run_with(&arguments(&[]))
+        .run_with(&arguments("run-2", &[]))
         .unwrap();
     assert_eq!(report.conclusion.num_passed, count(None));
     let report = Harness::new(contrarian)
         .levels([Level::Should])
-        .run_with(&arguments(&[]))
+        .run_with(&arguments("run-3", &[]))
         .unwrap();
     assert_eq!(report.conclusion.num_failed, count(Some(Level::Should)));
     assert_eq!(report.summary.total().fail, count(Some(Level::Should)));
     // `--include-ignored` runs the levels left out.
     let report = Harness::new(oracle)
-        .run_with(&arguments(&["--include-ignored"]))
+        .run_with(&arguments("run-4", &["--include-ignored"]))
         .unwrap();
     assert_eq!(report.conclusion.num_passed, count(None));
 }
@@ -133,7 +139,7 @@ fn known_failures_are_ignored_and_an_unexpected_pass_fails() {
     };
     let report = Harness::new(implementation)
         .known_failures_text(known)
-        .run_with(&arguments(&[]))
+        .run_with(&arguments("run-5", &[]))
         .unwrap();
     assert_eq!(
         report.conclusion.num_failed, 1,
@@ -144,7 +150,7 @@ fn known_failures_are_ignored_and_an_unexpected_pass_fails() {
     let stale = "[[failure]]\nids = [\"no/such-case\"]\nclause = \"x\"\nreason = \"r\"\n";
     let message = Harness::new(oracle)
         .known_failures_text(stale)
-        .run_with(&arguments(&[]));
+        .run_with(&arguments("run-6", &[]));
     assert!(message.unwrap_err().contains("no/such-case"));
 }
 
@@ -165,7 +171,7 @@ fn a_panic_fails_its_trial_only() {
         oracle(case)
     };
     let report = Harness::new(implementation)
-        .run_with(&arguments(&[]))
+        .run_with(&arguments("run-7", &[]))
         .unwrap();
     assert_eq!(report.conclusion.num_failed, 1);
     assert_eq!(report.conclusion.num_passed, count(Some(Level::Must)) - 1);
@@ -177,7 +183,7 @@ fn skipped_cases_are_ignored_trials() {
         return;
     }
     let report = Harness::new(|_: &Case| Answer::skipped("nothing supported"))
-        .run_with(&arguments(&[]))
+        .run_with(&arguments("run-8", &[]))
         .unwrap();
     assert_eq!(report.conclusion.num_ignored, count(None));
     assert_eq!(report.conclusion.num_failed, 0);
