@@ -17,9 +17,12 @@ fn cargo_tree(arguments: &[&str]) -> String {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // Offline, as tests are: a package of another platform that was never
+    // downloaded stops the count; `cargo fetch --locked` downloads them all.
     assert!(
         output.status.success(),
-        "cargo tree {arguments:?}: {stderr}"
+        "cargo tree {arguments:?} failed (if a package is missing offline, run \
+         `cargo fetch --locked` first):\n{stderr}"
     );
     String::from_utf8(output.stdout).unwrap()
 }
