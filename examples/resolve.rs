@@ -10,13 +10,6 @@ fn main() -> ExitCode {
         eprintln!("usage: resolve CONFIGURATION_JSON DECODED_SHAPE (e.g. 100,50,64,3)");
         return ExitCode::from(2);
     };
-    let configuration: serde_json::Value = match serde_json::from_str(&configuration) {
-        Ok(value) => value,
-        Err(error) => {
-            eprintln!("the configuration is not JSON: {error}");
-            return ExitCode::from(2);
-        }
-    };
     let decoded_shape: Result<Vec<u64>, _> = decoded_shape
         .split(',')
         .filter(|extent| !extent.trim().is_empty())
@@ -26,7 +19,9 @@ fn main() -> ExitCode {
         eprintln!("the decoded shape must be extents separated by commas, e.g. 100,50,64,3");
         return ExitCode::from(2);
     };
-    let explanation = zarr_reshape::explain(&configuration, &decoded_shape);
+    // The text API: every number read as written, and text that is not JSON is a
+    // malformed-configuration step of the trace, saying where.
+    let explanation = zarr_reshape::explain_json_str(&configuration, &decoded_shape);
     println!("{explanation}");
     if explanation.outcome.is_ok() {
         ExitCode::SUCCESS

@@ -5,12 +5,16 @@
 //! most once, increasing input dims); what needs the decoded shape is checked in
 //! [`crate::shape`] and [`crate::input_dims`].
 
-use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde_json::Value;
 
 use crate::clause::Clause;
 use crate::error::{Position, ReshapeError, Result};
 use crate::explain::{Trace, Verdict};
-use crate::{input_dims, json, limits, shape};
+use crate::json::{Integer, Json, Node, integer_literal};
+use crate::{input_dims, limits, shape};
 
 /// One element `shape[i]` of the configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -64,8 +68,10 @@ impl ReshapeConfiguration {
     /// (which this crate does not turn on), a `Value` parsed from text has already
     /// made a float of a larger integer, so `[18446744073709551616]` reads as a
     /// non-integral number (`malformed-configuration`, not `overflow`), and
-    /// `1e400` did not parse at all. For exact results from text, use
-    /// [`Self::from_json_str`]; with `arbitrary_precision` on, both agree.
+    /// `1e400` did not parse at all; `-0` became the float `-0.0`, so it is
+    /// `malformed-configuration` where the text API says `invalid-size`. For exact
+    /// results from text, use [`Self::from_json_str`]; with `arbitrary_precision`
+    /// on, both agree.
     ///
     /// # Errors
     /// `malformed-configuration` for JSON that is not of the codec's form,
@@ -80,7 +86,7 @@ impl ReshapeConfiguration {
     /// # Ok::<(), zarr_reshape::ReshapeError>(())
     /// ```
     pub fn from_configuration_json(configuration: &Value) -> Result<Self> {
-        Self::parse_configuration(configuration, &mut Trace::off())
+        Self::parse_configuration(Json::Value(configuration), &mut Trace::off())
     }
 
     /// Parses a whole codec object, `{"name": "reshape", "configuration": {...}}`.
@@ -89,7 +95,7 @@ impl ReshapeConfiguration {
     /// As [`Self::from_configuration_json`]; also `malformed-configuration` when the
     /// name is not `reshape` or the object has a member the codec does not define.
     pub fn from_codec_json(codec: &Value) -> Result<Self> {
-        Self::parse_codec(codec, &mut Trace::off())
+        Self::parse_codec(Json::Value(codec), &mut Trace::off())
     }
 
     /// Parses the codec's `configuration` member from JSON text, e.g.
@@ -105,14 +111,21 @@ impl ReshapeConfiguration {
     /// [`limits::MAX_JSON_TEXT_LEN`].
     ///
     /// ```
-    /// use zarr_reshape::{ReshapeConfiguration, ShapeElement};
+    /// use zarr_reshape::{ErrorClass, ReshapeConfiguration, ShapeElement};
     /// let parsed = ReshapeConfiguration::from_json_str(r#"{"shape": [[0, 1], [2], 3]}"#)?;
     /// assert_eq!(parsed.shape()[2], ShapeElement::Size(3));
+    ///
+    /// // 2^64, one more than the largest 64-bit size, read exactly in every build:
+    /// // `overflow` (clause limits.u64), never a float or a wrapped integer.
+    /// let error = ReshapeConfiguration::from_json_str(r#"{"shape": [18446744073709551616]}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(error.class(), ErrorClass::Overflow);
+    /// assert_eq!(error.to_string(), "shape[0] is 18446744073709551616, a size beyond 64 bits");
     /// # Ok::<(), zarr_reshape::ReshapeError>(())
     /// ```
     pub fn from_json_str(configuration: &str) -> Result<Self> {
-        let configuration = json::Json::from_text(configuration, "configuration")?;
-        Self::parse_configuration(&configuration, &mut Trace::off())
+        let configuration = Json::from_text(configuration, "configuration")?;
+        Self::parse_configuration(configuration, &mut Trace::off())
     }
 
     /// Parses a whole codec object from JSON text,
@@ -123,8 +136,8 @@ impl ReshapeConfiguration {
     /// As [`Self::from_json_str`]; also `malformed-configuration` when the name is
     /// not `reshape` or the object has a member the codec does not define.
     pub fn from_codec_json_str(codec: &str) -> Result<Self> {
-        let codec = json::Json::from_text(codec, "codec object")?;
-        Self::parse_codec(&codec, &mut Trace::off())
+        let codec = Json::from_text(codec, "codec object")?;
+        Self::parse_codec(codec, &mut Trace::off())
     }
 
     /// The elements of `shape`, in order.
@@ -144,48 +157,63 @@ impl ReshapeConfiguration {
         serde_json::json!({ "shape": elements.collect::<Vec<Value>>() })
     }
 
-    pub(crate) fn parse_codec(codec: &Value, trace: &mut Trace) -> Result<Self> {
-        let object = codec.as_object().ok_or(ReshapeError::CodecNotObject {
-            found: json_kind(codec),
-        })?;
-        reject_unknown_members(object, CODEC_MEMBERS, "codec object")?;
+    pub(crate) fn parse_codec(codec: Json<'_>, trace: &mut Trace) -> Result<Self> {
+        let object = match codec.open()? {
+            Node::Object(object) => object,
+            other => {
+                return Err(ReshapeError::CodecNotObject {
+                    found: other.kind(),
+                });
+            }
+        };
+        reject_unknown_members(&object, CODEC_MEMBERS, "codec object")?;
         // codec.name: "The value of the name member in the codec object MUST be reshape."
         let Some(name) = object.get("name") else {
             return Err(ReshapeError::MissingName);
         };
+        let is_reshape = matches!(name.open()?, Node::String(found) if found == "reshape");
         trace.check(
-            name.as_str() == Some("reshape"),
+            is_reshape,
             Clause::CodecName,
             None,
-            || format!("name is {name}"),
+            || format!("name is {}", name.text()),
             || ReshapeError::WrongName {
-                found: name.to_string(),
+                found: name.text().into_owned(),
             },
         )?;
-        let configuration = object.get("configuration").unwrap_or(&Value::Null);
-        Self::parse_configuration(configuration, trace)
+        match object.get("configuration") {
+            Some(configuration) => Self::parse_configuration(*configuration, trace),
+            None => Err(ReshapeError::ConfigurationNotObject {
+                found: Node::Null.kind(),
+            }),
+        }
     }
 
-    pub(crate) fn parse_configuration(configuration: &Value, trace: &mut Trace) -> Result<Self> {
+    pub(crate) fn parse_configuration(configuration: Json<'_>, trace: &mut Trace) -> Result<Self> {
         // configuration.members (I-5): an object whose one member is `shape`, an array.
-        let object = configuration
-            .as_object()
-            .ok_or(ReshapeError::ConfigurationNotObject {
-                found: json_kind(configuration),
-            })?;
-        reject_unknown_members(object, CONFIGURATION_MEMBERS, "configuration")?;
-        let elements = match object.get("shape") {
-            None => return Err(ReshapeError::ShapeMissing),
-            Some(Value::Array(elements)) => elements,
-            Some(other) => {
+        let object = match configuration.open()? {
+            Node::Object(object) => object,
+            other => {
+                return Err(ReshapeError::ConfigurationNotObject {
+                    found: other.kind(),
+                });
+            }
+        };
+        reject_unknown_members(&object, CONFIGURATION_MEMBERS, "configuration")?;
+        let Some(shape_json) = object.get("shape") else {
+            return Err(ReshapeError::ShapeMissing);
+        };
+        let elements = match shape_json.open()? {
+            Node::Array(elements) => elements,
+            other => {
                 return Err(ReshapeError::ShapeNotArray {
-                    found: json_kind(other),
+                    found: other.kind(),
                 });
             }
         };
         check_shape_len(elements.len())?;
         let mut shape = Vec::with_capacity(elements.len());
-        for (element, value) in elements.iter().enumerate() {
+        for (element, value) in elements.into_iter().enumerate() {
             let parsed = parse_element(value, element)?;
             trace.note(
                 Clause::ShapeElement,
@@ -224,37 +252,37 @@ fn describe(element: &ShapeElement) -> String {
 }
 
 fn reject_unknown_members(
-    object: &Map<String, Value>,
+    object: &BTreeMap<Cow<'_, str>, Json<'_>>,
     known: &[&str],
     container: &'static str,
 ) -> Result<()> {
-    match object.keys().find(|key| !known.contains(&key.as_str())) {
+    match object.keys().find(|key| !known.contains(&key.as_ref())) {
         Some(member) => Err(ReshapeError::UnknownMember {
             container,
-            member: member.clone(),
+            member: member.clone().into_owned(),
         }),
         None => Ok(()),
     }
 }
 
 /// shape.element: a positive integer, an array of integers, or -1; nothing else.
-fn parse_element(value: &Value, element: usize) -> Result<ShapeElement> {
+fn parse_element(value: Json<'_>, element: usize) -> Result<ShapeElement> {
     let at = Position {
         element,
         input_dim: None,
     };
-    match value {
-        Value::Number(number) => match integer_literal(number) {
+    match value.open()? {
+        Node::Number(text) => match integer_literal(&text) {
             None => Err(ReshapeError::NotAnInteger {
                 at,
-                text: number.to_string(),
+                text: text.into_owned(),
             }),
             // The special value -1 (shape.auto.value); its count is checked later.
             Some(Integer::MinusOne) => Ok(ShapeElement::Auto),
             // shape.size: "a positive integer size"; 0 and other negatives are not sizes (E6).
             Some(Integer::Negative) => Err(ReshapeError::InvalidSize {
                 at,
-                value: number.to_string(),
+                value: text.into_owned(),
             }),
             Some(Integer::NonNegative(Some(size))) => {
                 check_size_positive(size, at).map(ShapeElement::Size)
@@ -262,12 +290,12 @@ fn parse_element(value: &Value, element: usize) -> Result<ShapeElement> {
             // limits.u64 (I-7): a size that no 64-bit extent can hold.
             Some(Integer::NonNegative(None)) => Err(ReshapeError::SizeTooLarge {
                 at,
-                value: number.to_string(),
+                value: text.into_owned(),
             }),
         },
-        Value::Array(items) => check_input_dims_len(element, items.len()).and_then(|()| {
+        Node::Array(items) => check_input_dims_len(element, items.len()).and_then(|()| {
             items
-                .iter()
+                .into_iter()
                 .enumerate()
                 .map(|(j, item)| {
                     parse_input_dim(
@@ -284,7 +312,7 @@ fn parse_element(value: &Value, element: usize) -> Result<ShapeElement> {
         other => Err(ReshapeError::WrongKind {
             at,
             wanted: "a positive integer, an array of input dims, or -1",
-            found: json_kind(other),
+            found: other.kind(),
         }),
     }
 }
@@ -325,64 +353,30 @@ fn check_size_positive(size: u64, at: Position) -> Result<u64> {
 }
 
 /// shape.input-dims: each input dim is a non-negative integer (the schema's minimum 0, I-4).
-fn parse_input_dim(value: &Value, at: Position) -> Result<u64> {
-    let Value::Number(number) = value else {
-        return Err(ReshapeError::WrongKind {
-            at,
-            wanted: "a non-negative integer input dim",
-            found: json_kind(value),
-        });
+fn parse_input_dim(value: Json<'_>, at: Position) -> Result<u64> {
+    let text = match value.open()? {
+        Node::Number(text) => text,
+        other => {
+            return Err(ReshapeError::WrongKind {
+                at,
+                wanted: "a non-negative integer input dim",
+                found: other.kind(),
+            });
+        }
     };
-    match integer_literal(number) {
+    match integer_literal(&text) {
         None => Err(ReshapeError::NotAnInteger {
             at,
-            text: number.to_string(),
+            text: text.into_owned(),
         }),
         Some(Integer::MinusOne | Integer::Negative) => Err(ReshapeError::NegativeInputDim {
             at,
-            value: number.to_string(),
+            value: text.into_owned(),
         }),
         Some(Integer::NonNegative(Some(dim))) => Ok(dim),
         Some(Integer::NonNegative(None)) => Err(ReshapeError::InputDimTooLarge {
             at,
-            value: number.to_string(),
+            value: text.into_owned(),
         }),
-    }
-}
-
-/// A JSON number written as an integer, read exactly.
-enum Integer {
-    MinusOne,
-    Negative,
-    /// `None` when it is beyond 64 bits.
-    NonNegative(Option<u64>),
-}
-
-/// Reads a number as written (serde_json's `arbitrary_precision` keeps the text):
-/// `None` for a fraction or an exponent, even `2.0` or `1e1` (reading I-6).
-fn integer_literal(number: &Number) -> Option<Integer> {
-    let text = number.to_string();
-    if text.contains(['.', 'e', 'E']) {
-        return None;
-    }
-    match text.strip_prefix('-') {
-        Some(magnitude) if magnitude.bytes().all(|digit| digit == b'0') => {
-            Some(Integer::NonNegative(Some(0)))
-        }
-        Some("1") => Some(Integer::MinusOne),
-        Some(_) => Some(Integer::Negative),
-        None => Some(Integer::NonNegative(text.parse::<u64>().ok())),
-    }
-}
-
-/// The JSON type of a value, for messages.
-pub(crate) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

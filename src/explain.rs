@@ -149,7 +149,7 @@ impl fmt::Display for Explanation {
 #[must_use]
 pub fn explain(configuration: &Value, a_shape: &[u64]) -> Explanation {
     explain_with(a_shape, |trace| {
-        ReshapeConfiguration::parse_configuration(configuration, trace)
+        ReshapeConfiguration::parse_configuration(Json::Value(configuration), trace)
     })
 }
 
@@ -157,7 +157,7 @@ pub fn explain(configuration: &Value, a_shape: &[u64]) -> Explanation {
 #[must_use]
 pub fn explain_codec(codec: &Value, a_shape: &[u64]) -> Explanation {
     explain_with(a_shape, |trace| {
-        ReshapeConfiguration::parse_codec(codec, trace)
+        ReshapeConfiguration::parse_codec(Json::Value(codec), trace)
     })
 }
 
@@ -173,7 +173,7 @@ pub fn explain_codec(codec: &Value, a_shape: &[u64]) -> Explanation {
 pub fn explain_json_str(configuration: &str, a_shape: &[u64]) -> Explanation {
     explain_with(a_shape, |trace| {
         let configuration = Json::from_text(configuration, "configuration")?;
-        ReshapeConfiguration::parse_configuration(&configuration, trace)
+        ReshapeConfiguration::parse_configuration(configuration, trace)
     })
 }
 
@@ -183,7 +183,7 @@ pub fn explain_json_str(configuration: &str, a_shape: &[u64]) -> Explanation {
 pub fn explain_codec_json_str(codec: &str, a_shape: &[u64]) -> Explanation {
     explain_with(a_shape, |trace| {
         let codec = Json::from_text(codec, "codec object")?;
-        ReshapeConfiguration::parse_codec(&codec, trace)
+        ReshapeConfiguration::parse_codec(codec, trace)
     })
 }
 

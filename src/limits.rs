@@ -28,9 +28,12 @@ pub const MAX_SHAPE_LEN: usize = MAX_RANK;
 /// than [`MAX_RANK`].
 pub const MAX_INPUT_DIMS: usize = MAX_RANK;
 
-/// The deepest nesting of arrays and objects that JSON text may have: serde_json's
+/// The nesting of arrays and objects at which JSON text is refused: serde_json's
 /// recursion limit, which `serde_json::from_str` and `from_slice` enforce with a
-/// "recursion limit exceeded" error. A valid configuration nests 4 deep.
+/// "recursion limit exceeded" error (they take 127 levels, not 128). The
+/// `*_json_str` functions refuse the same text, as `malformed-configuration`,
+/// wherever the nesting is (even in a member the codec does not read). A valid
+/// codec object nests 4 deep.
 pub const MAX_JSON_DEPTH: usize = 128;
 
 /// The longest JSON text, in bytes, that `ReshapeConfiguration::from_json_str`,

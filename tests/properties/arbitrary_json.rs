@@ -1,12 +1,13 @@
 //! Any JSON as a configuration and any decoded shape, through every entry point:
-//! nothing panics, every error names a known class and clause, and `explain` reaches
-//! exactly the outcome of `resolve`.
+//! nothing panics, every error names a known class and clause, `explain` reaches
+//! exactly the outcome of `resolve`, and the text API (`*_json_str`) on a Value's
+//! own text gives what the Value API gives.
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use zarr_reshape::{
     Clause, ErrorClass, ReshapeCodec, ReshapeConfiguration, ReshapeError, Verdict, explain,
-    explain_codec,
+    explain_codec, explain_codec_json_str, explain_json_str,
 };
 
 use crate::inputs::{any_coordinates, any_decoded_shape, configuration_and_shape, json_value};
@@ -99,6 +100,17 @@ proptest! {
         let codec_object = json!({"name": "reshape", "configuration": configuration});
         prop_assert_eq!(&ReshapeConfiguration::from_codec_json(&codec_object), &parsed);
         prop_assert_eq!(&explain_codec(&codec_object, &a_shape).outcome, &resolved);
+        // The text API walks the same checks: on the Value's own text, it reaches
+        // the same result, message for message, and the same trace.
+        let text = configuration.to_string();
+        prop_assert_eq!(&ReshapeConfiguration::from_json_str(&text), &parsed);
+        let codec_text = codec_object.to_string();
+        prop_assert_eq!(&ReshapeConfiguration::from_codec_json_str(&codec_text), &parsed);
+        prop_assert_eq!(explain_json_str(&text, &a_shape), explain(&configuration, &a_shape));
+        prop_assert_eq!(
+            explain_codec_json_str(&codec_text, &a_shape),
+            explain_codec(&codec_object, &a_shape)
+        );
 
         match (parsed, &resolved) {
             (Ok(parsed), Ok(b_shape)) => {
@@ -144,6 +156,7 @@ proptest! {
     #[test]
     fn codec_name_any_codec_object_never_panics(codec in json_value(), a_shape in any_decoded_shape()) {
         let parsed = ReshapeConfiguration::from_codec_json(&codec);
+        prop_assert_eq!(&ReshapeConfiguration::from_codec_json_str(&codec.to_string()), &parsed);
         let explained = explain_codec(&codec, &a_shape).outcome;
         prop_assert_eq!(&explained, &parsed.clone().and_then(|parsed| parsed.resolve(&a_shape)));
         if let Err(error) = &explained {

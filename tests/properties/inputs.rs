@@ -37,7 +37,12 @@ pub(crate) fn json_value() -> impl Strategy<Value = Value> + Clone {
     })
 }
 
-/// Number literals as written in JSON files, parsed exactly (arbitrary precision).
+/// Number literals as written in JSON files, parsed as this build's serde_json
+/// parses them: exactly with `arbitrary_precision` (a workspace build, where the CLI
+/// crate turns it on); without it (`cargo test -p zarr-reshape`), an integer beyond
+/// 64 bits becomes a float and `1e400` is no `Value` at all, so it is left out. The
+/// text API reads such literals exactly: `tests/resolve_vectors.rs` runs the vectors
+/// that hold them.
 fn number_literal() -> impl Strategy<Value = Value> + Clone {
     let text = prop_oneof![
         "-?[1-9][0-9]{18,40}",
@@ -58,7 +63,9 @@ fn number_literal() -> impl Strategy<Value = Value> + Clone {
         ])
         .prop_map(String::from),
     ];
-    text.prop_map(|text| serde_json::from_str(&text).unwrap())
+    text.prop_filter_map("a number this build can hold in a Value", |text| {
+        serde_json::from_str(&text).ok()
+    })
 }
 
 /// A plausible element of `shape`: a small integer, small input dims, or anything.
