@@ -5,15 +5,12 @@
 //! most once, increasing input dims); what needs the decoded shape is checked in
 //! [`crate::shape`] and [`crate::input_dims`].
 
-use std::borrow::Cow;
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use crate::clause::Clause;
 use crate::error::{Position, ReshapeError, Result};
 use crate::explain::{Trace, Verdict};
-use crate::json::{Integer, Json, Node, integer_literal};
+use crate::json::{Integer, Json, Members, Node, integer_literal};
 use crate::{input_dims, limits, shape};
 
 /// One element `shape[i]` of the configuration.
@@ -182,7 +179,7 @@ impl ReshapeConfiguration {
             },
         )?;
         match object.get("configuration") {
-            Some(configuration) => Self::parse_configuration(*configuration, trace),
+            Some(configuration) => Self::parse_configuration(configuration, trace),
             None => Err(ReshapeError::ConfigurationNotObject {
                 found: Node::Null.kind(),
             }),
@@ -213,7 +210,7 @@ impl ReshapeConfiguration {
         };
         check_shape_len(elements.len())?;
         let mut shape = Vec::with_capacity(elements.len());
-        for (element, value) in elements.into_iter().enumerate() {
+        for (element, value) in elements.iter().enumerate() {
             let parsed = parse_element(value, element)?;
             trace.note(
                 Clause::ShapeElement,
@@ -252,14 +249,14 @@ fn describe(element: &ShapeElement) -> String {
 }
 
 fn reject_unknown_members(
-    object: &BTreeMap<Cow<'_, str>, Json<'_>>,
+    object: &Members<'_>,
     known: &[&str],
     container: &'static str,
 ) -> Result<()> {
-    match object.keys().find(|key| !known.contains(&key.as_ref())) {
+    match object.first_unknown(known) {
         Some(member) => Err(ReshapeError::UnknownMember {
             container,
-            member: member.clone().into_owned(),
+            member: member.to_owned(),
         }),
         None => Ok(()),
     }
@@ -295,7 +292,7 @@ fn parse_element(value: Json<'_>, element: usize) -> Result<ShapeElement> {
         },
         Node::Array(items) => check_input_dims_len(element, items.len()).and_then(|()| {
             items
-                .into_iter()
+                .iter()
                 .enumerate()
                 .map(|(j, item)| {
                     parse_input_dim(

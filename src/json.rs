@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use crate::error::{ReshapeError, Result};
 use crate::limits;
@@ -36,9 +36,67 @@ pub(crate) enum Node<'a> {
     /// The number's text: as written for text, as the `Value` prints it otherwise.
     Number(Cow<'a, str>),
     String(Cow<'a, str>),
-    Array(Vec<Json<'a>>),
-    /// Members by name; a repeated name keeps its last value, as `Value` does.
-    Object(BTreeMap<Cow<'a, str>, Json<'a>>),
+    Array(Items<'a>),
+    Object(Members<'a>),
+}
+
+/// The items of an array: a `Value`'s own, borrowed (nothing is copied before
+/// the length is checked), or those of a text array.
+pub(crate) enum Items<'a> {
+    Value(&'a [Value]),
+    Text {
+        items: Vec<&'a RawValue>,
+        container: &'static str,
+    },
+}
+
+/// The members of an object: a `Value`'s own map, borrowed, or those of a text
+/// object, where a repeated name keeps its last value, as `Value` does.
+pub(crate) enum Members<'a> {
+    Value(&'a Map<String, Value>),
+    Text {
+        members: BTreeMap<Cow<'a, str>, &'a RawValue>,
+        container: &'static str,
+    },
+}
+
+impl<'a> Items<'a> {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Self::Value(items) => items.len(),
+            Self::Text { items, .. } => items.len(),
+        }
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Json<'a>> + '_ {
+        let (values, texts, container): (&'a [Value], &[&'a RawValue], _) = match self {
+            Self::Value(items) => (items, &[], ""),
+            Self::Text { items, container } => (&[], items, *container),
+        };
+        let texts = texts.iter().map(move |raw| Json::Text { raw, container });
+        values.iter().map(Json::Value).chain(texts)
+    }
+}
+
+impl<'a> Members<'a> {
+    pub(crate) fn get(&self, name: &str) -> Option<Json<'a>> {
+        match self {
+            Self::Value(members) => members.get(name).map(Json::Value),
+            Self::Text { members, container } => {
+                members.get(name).map(|raw| Json::Text { raw, container })
+            }
+        }
+    }
+
+    /// The first name, in sorted order, that `known` lacks: the same in every
+    /// build, whatever order a `Value`'s map keeps.
+    pub(crate) fn first_unknown(&self, known: &[&str]) -> Option<&str> {
+        let unknown = |name: &&str| !known.contains(name);
+        match self {
+            Self::Value(members) => members.keys().map(String::as_str).filter(unknown).min(),
+            Self::Text { members, .. } => members.keys().map(AsRef::as_ref).find(unknown),
+        }
+    }
 }
 
 impl<'a> Json<'a> {
@@ -108,13 +166,8 @@ fn open_value(value: &Value) -> Node<'_> {
         Value::Bool(_) => Node::Bool,
         Value::Number(number) => Node::Number(Cow::Owned(number.to_string())),
         Value::String(string) => Node::String(Cow::Borrowed(string)),
-        Value::Array(items) => Node::Array(items.iter().map(Json::Value).collect()),
-        Value::Object(members) => Node::Object(
-            members
-                .iter()
-                .map(|(name, value)| (Cow::Borrowed(name.as_str()), Json::Value(value)))
-                .collect(),
-        ),
+        Value::Array(items) => Node::Array(Items::Value(items)),
+        Value::Object(members) => Node::Object(Members::Value(members)),
     }
 }
 
@@ -124,22 +177,16 @@ fn open_text<'a>(raw: &'a RawValue, container: &'static str) -> Result<Node<'a>>
         container,
         message: format!("{error} (in {text:.40})"),
     };
-    let child = |raw| Json::Text { raw, container };
     // A RawValue starts at its first character: that alone gives the kind.
     Ok(match text.as_bytes().first() {
         Some(b'{') => {
             let members: BTreeMap<Cow<'a, str>, &'a RawValue> =
                 serde_json::from_str(text).map_err(reparse)?;
-            Node::Object(
-                members
-                    .into_iter()
-                    .map(|(name, raw)| (name, child(raw)))
-                    .collect(),
-            )
+            Node::Object(Members::Text { members, container })
         }
         Some(b'[') => {
             let items: Vec<&'a RawValue> = serde_json::from_str(text).map_err(reparse)?;
-            Node::Array(items.into_iter().map(child).collect())
+            Node::Array(Items::Text { items, container })
         }
         Some(b'"') => Node::String(serde_json::from_str(text).map_err(reparse)?),
         Some(b't' | b'f') => Node::Bool,
