@@ -1,66 +1,44 @@
 //! Every `resolve` vector of the suite, read from the embedded vectors crate and run
 //! through the text API, which reads numbers exactly as written in every build: this
 //! test is meant to pass in `cargo test -p zarr-reshape`, a build without serde_json's
-//! `arbitrary_precision`. The judgement follows the runner's (`conformance/src/judge.rs`
-//! and `spec-cases/README.md`, "Expectations"): an output must match member by
-//! member, an error must have one of the listed classes, and `any_of` passes when
-//! one of its expectations does.
+//! `arbitrary_precision`. The harness crate judges each answer, as the runner does.
 // Test code: a vector file that cannot be read fails the test with its path.
 #![allow(clippy::expect_used, clippy::panic)]
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
-use serde_json::value::RawValue;
 use zarr_reshape::{ErrorClass, ReshapeCodec, ReshapeConfiguration, ReshapeError};
+use zarr_reshape_harness::{Answer, Operation, Outcome};
 
 /// A `resolve` case, with the codec's JSON text exactly as the vector file has it.
 struct ResolveCase {
-    id: String,
+    case: zarr_reshape_harness::Case,
     /// `configuration` or `codec`.
     form: &'static str,
     text: String,
     decoded_shape: Vec<u64>,
-    expect: Value,
 }
 
-type Members = BTreeMap<String, Box<RawValue>>;
-
-fn member<'a>(case: &'a Members, name: &str, file: &str) -> &'a str {
-    case.get(name)
-        .unwrap_or_else(|| panic!("{file}: a case has no {name}"))
-        .get()
-}
-
-/// Every case whose `operation` is `resolve`, from every vector file.
+/// Every case whose `operation` is `resolve`, from the vectors crate's typed cases.
 fn resolve_cases() -> Vec<ResolveCase> {
-    let mut cases = Vec::new();
-    for file in zarr_reshape_vectors::vector_files() {
-        let path = file.path;
-        let top: Members = serde_json::from_slice(file.bytes).expect(path);
-        let listed: Vec<Members> = serde_json::from_str(member(&top, "cases", path)).expect(path);
-        for case in listed {
-            let operation: String =
-                serde_json::from_str(member(&case, "operation", path)).expect(path);
-            if operation != "resolve" {
-                continue;
-            }
-            let form = if case.contains_key("codec") {
-                "codec"
-            } else {
-                "configuration"
-            };
-            cases.push(ResolveCase {
-                id: serde_json::from_str(member(&case, "id", path)).expect(path),
-                form,
-                text: member(&case, form, path).to_owned(),
-                decoded_shape: serde_json::from_str(member(&case, "decoded_shape", path))
-                    .expect(path),
-                expect: serde_json::from_str(member(&case, "expect", path)).expect(path),
-            });
-        }
-    }
+    let cases = zarr_reshape_harness::vectors::cases().expect("the embedded vectors load");
     cases
+        .into_iter()
+        .filter(|case| case.operation == Operation::Resolve)
+        .map(|case| {
+            let (form, text) = match (case.configuration, case.codec) {
+                (Some(configuration), _) => ("configuration", configuration.get()),
+                (None, Some(codec)) => ("codec", codec.get()),
+                (None, None) => panic!("{}: a resolve case without a codec", case.id),
+            };
+            let decoded_shape = serde_json::from_str(case.decoded_shape.get()).expect(case.file);
+            ResolveCase {
+                form,
+                text: text.to_owned(),
+                decoded_shape,
+                case,
+            }
+        })
+        .collect()
 }
 
 /// Parses and resolves a case through the text API.
@@ -73,54 +51,18 @@ fn resolve(case: &ResolveCase) -> Result<Vec<u64>, ReshapeError> {
     Ok(codec.encoded_shape().to_vec())
 }
 
-/// Why `outcome` does not meet `expect`, or `None` when it does.
-fn mismatch(expect: &Value, outcome: &Result<Vec<u64>, ReshapeError>) -> Option<String> {
-    let Some(expect) = expect.as_object() else {
-        return Some(format!("the expectation {expect} is not an object"));
+/// Why the outcome does not meet the case's expectation, judged by the harness
+/// exactly as the runner judges, or `None` when it does.
+fn mismatch(case: &ResolveCase, outcome: &Result<Vec<u64>, ReshapeError>) -> Option<String> {
+    let answer = match outcome {
+        Ok(b_shape) => Answer::output(&serde_json::json!({ "encoded_shape": b_shape })),
+        Err(error) => Answer::error(error.class().as_str(), error.to_string()),
     };
-    if let Some(options) = expect.get("any_of") {
-        let Some(options) = options.as_array() else {
-            return Some(format!("any_of is not a list: {options}"));
-        };
-        let reasons: Vec<String> = options
-            .iter()
-            .map(|option| mismatch(option, outcome))
-            .collect::<Option<_>>()?;
-        return Some(format!("none of any_of: {}", reasons.join("; ")));
+    match zarr_reshape_harness::judge(&case.case, &answer) {
+        Ok(Outcome::Pass) => None,
+        Ok(other) => Some(other.to_string()),
+        Err(why) => Some(why),
     }
-    if let Some(classes) = expect.get("error") {
-        let listed: Vec<&Value> = match classes {
-            Value::Array(classes) => classes.iter().collect(),
-            class => vec![class],
-        };
-        let mut acceptable = Vec::new();
-        for class in listed {
-            let name = class.as_str().unwrap_or_default();
-            match ErrorClass::from_name(name) {
-                Some(class) => acceptable.push(class),
-                None => return Some(format!("the expectation names no error class: {class}")),
-            }
-        }
-        return match outcome {
-            Err(error) if acceptable.contains(&error.class()) => None,
-            Err(error) => Some(format!(
-                "error [{}] {error}, expected {classes}",
-                error.class()
-            )),
-            Ok(b_shape) => Some(format!("resolved to {b_shape:?}, expected error {classes}")),
-        };
-    }
-    for (name, want) in expect {
-        let got = match (name.as_str(), outcome) {
-            ("encoded_shape", Ok(b_shape)) => Value::from(b_shape.clone()),
-            (_, Err(error)) => return Some(format!("error [{}] {error}", error.class())),
-            (other, Ok(_)) => return Some(format!("resolve gives no {other}")),
-        };
-        if &got != want {
-            return Some(format!("{name} is {got}, expected {want}"));
-        }
-    }
-    None
 }
 
 /// Every resolve vector passes through the text API, built with or without
@@ -132,7 +74,7 @@ fn every_resolve_vector_passes_through_the_text_api() {
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|case| {
-            mismatch(&case.expect, &resolve(case)).map(|why| format!("{}: {why}", case.id))
+            mismatch(case, &resolve(case)).map(|why| format!("{}: {why}", case.case.id))
         })
         .collect();
     assert!(
@@ -154,10 +96,10 @@ fn explain_json_str_reaches_the_outcome_of_resolve_on_every_vector() {
             _ => zarr_reshape::explain_json_str(&case.text, &case.decoded_shape),
         };
         let resolved = resolve(&case);
-        assert_eq!(explanation.outcome, resolved, "{}", case.id);
+        assert_eq!(explanation.outcome, resolved, "{}", case.case.id);
         if let Err(error) = &resolved {
             let last = explanation.steps.last().map(|step| step.clause);
-            assert_eq!(last, Some(error.clause()), "{}", case.id);
+            assert_eq!(last, Some(error.clause()), "{}", case.case.id);
         }
     }
 }
@@ -195,7 +137,7 @@ fn value_api_agrees_with_the_text_api_where_the_value_holds_every_number() {
             assert!(
                 !exact_build,
                 "{}: an exact build parses every vector",
-                case.id
+                case.case.id
             );
             changed += 1;
             continue;
@@ -206,19 +148,19 @@ fn value_api_agrees_with_the_text_api_where_the_value_holds_every_number() {
             ..case
         };
         let from_value = resolve_value(&reread, &value);
-        assert_eq!(from_value, resolve(&reread), "{}", reread.id);
+        assert_eq!(from_value, resolve(&reread), "{}", reread.case.id);
         let from_value = judged(from_value);
         if from_value != from_text {
             assert!(
                 !exact_build,
                 "{}: {from_value:?}, but the text gives {from_text:?}",
-                reread.id
+                reread.case.id
             );
             assert_eq!(
                 from_value,
                 Err(ErrorClass::MalformedConfiguration),
                 "{}",
-                reread.id
+                reread.case.id
             );
             changed += 1;
         }
