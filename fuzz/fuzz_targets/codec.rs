@@ -1,7 +1,9 @@
 //! Configuration bytes plus a decoded shape through parse, resolve, explain,
 //! encode and decode. Input: line 1 the decoded shape (`[2, 3]`), the rest the
 //! configuration or codec JSON. Nothing may panic; encode then decode is the
-//! identity; explain agrees with parse + resolve.
+//! identity; explain agrees with parse + resolve; the text API agrees with the
+//! Value API (this crate builds serde_json with `arbitrary_precision`, so a Value
+//! holds every number as written).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -34,6 +36,12 @@ fuzz_target!(|data: &[u8]| {
         explain(&value, &a_shape)
     };
     let _ = format!("{explanation}");
+    let from_text = if is_codec {
+        ReshapeConfiguration::from_codec_json_str(json)
+    } else {
+        ReshapeConfiguration::from_json_str(json)
+    };
+    assert_eq!(from_text, parsed);
     let Ok(configuration) = parsed else {
         return;
     };
