@@ -6,6 +6,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::output::{out, outln};
 use clap::{Args, ValueEnum};
 use zarr_reshape_conformance::check_spec::{self, render};
 
@@ -46,10 +47,10 @@ pub fn execute(args: &CheckSpecArgs) -> ExitCode {
     match args.format {
         Format::Human => {
             let styled = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            print!("{}", render::human(&report, &text, &path, styled));
+            out!("{}", render::human(&report, &text, &path, styled));
         }
         Format::Json => match serde_json::to_string_pretty(&render::json(&report, &text, &path)) {
-            Ok(json) => println!("{json}"),
+            Ok(json) => outln!("{json}"),
             Err(error) => {
                 eprintln!("zarr-reshape check-spec: {error}");
                 return ExitCode::from(2);

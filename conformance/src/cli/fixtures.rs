@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::output::outln;
+use super::suite::SuiteRoot;
 use clap::Args;
 use zarr_reshape_conformance::fixtures;
 
@@ -17,7 +19,9 @@ pub struct FixturesArgs {
     /// Write even when arrays/ holds files this tool did not write (they are kept).
     #[arg(long)]
     force: bool,
-    /// The suite root, the folder holding clauses.json [default: the repository's spec-cases/].
+    /// The suite root, the folder holding clauses.json [default: with --check, the
+    /// embedded suite; else the spec-cases/ folder of the source tree this binary was
+    /// built from, when it is there].
     #[arg(value_name = "SUITE_ROOT")]
     root: Option<PathBuf>,
 }
@@ -25,11 +29,18 @@ pub struct FixturesArgs {
 /// Exit 0 when written (or current), 1 when `--check` finds a difference, 2 on an
 /// error.
 pub fn execute(args: &FixturesArgs) -> ExitCode {
-    let root = args.root.clone().unwrap_or_else(super::default_cases);
     if !args.check {
+        // Writing needs the repository's folder: an installed binary has none.
+        let Some(root) = args.root.clone().or_else(source_tree_suite) else {
+            eprintln!(
+                "zarr-reshape fixtures: name the suite root to write to (SUITE_ROOT): this \
+                 binary was not built from a source tree that has one"
+            );
+            return ExitCode::from(2);
+        };
         return match fixtures::write_with(&root, args.force) {
             Ok(count) => {
-                println!("wrote {count} files under {}", root.display());
+                outln!("wrote {count} files under {}", root.display());
                 ExitCode::SUCCESS
             }
             Err(error) => {
@@ -38,6 +49,14 @@ pub fn execute(args: &FixturesArgs) -> ExitCode {
             }
         };
     }
+    let suite = match SuiteRoot::or_embedded(args.root.as_deref()) {
+        Ok(suite) => suite,
+        Err(error) => {
+            eprintln!("zarr-reshape fixtures: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let root = suite.path();
     let rendered = match fixtures::render() {
         Ok(rendered) => rendered,
         Err(error) => {
@@ -45,28 +64,35 @@ pub fn execute(args: &FixturesArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let disk = match fixtures::on_disk(&root) {
+    let disk = match fixtures::on_disk(root) {
         Ok(disk) => disk,
         Err(error) => {
-            eprintln!("zarr-reshape fixtures: {}: {error}", root.display());
+            eprintln!("zarr-reshape fixtures: {}: {error}", suite.label());
             return ExitCode::from(2);
         }
     };
     match fixtures::first_difference(&rendered, &disk) {
         None => {
-            println!(
+            outln!(
                 "{} files under {} are current",
                 rendered.len(),
-                root.display()
+                suite.label()
             );
             ExitCode::SUCCESS
         }
         Some(difference) => {
             eprintln!(
                 "zarr-reshape fixtures: {difference} under {}; run `zarr-reshape fixtures` to rewrite them",
-                root.display()
+                suite.label()
             );
             ExitCode::FAILURE
         }
     }
+}
+
+/// The `spec-cases/` folder of the source tree this binary was built from, if it
+/// is still there (a development build).
+fn source_tree_suite() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
+    root.join("clauses.json").is_file().then_some(root)
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use super::output::{out, outln};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
@@ -105,7 +106,7 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
     });
     bar.finish_and_clear();
     for (number, finding) in summary.findings.iter().enumerate() {
-        print!("{}", finding_text(number, finding));
+        out!("{}", finding_text(number, finding));
         if let Some(out) = &args.out {
             let path = out.join(finding.file_name());
             if let Some(folder) = path.parent() {
@@ -114,10 +115,10 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
             }
             std::fs::write(&path, finding.vector_file())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("written to {}", path.display());
+            outln!("written to {}", path.display());
         }
     }
-    print!("{}", summary_text(&summary, seed, args));
+    out!("{}", summary_text(&summary, seed, args));
     Ok(summary.succeeded() && !summary.interrupted)
 }
 

@@ -1,20 +1,23 @@
 //! The command line: one binary, one subcommand per job.
 
+mod output;
+
 mod check_spec;
 mod fixtures;
 mod fuzz;
+mod manual;
 mod resolve;
 mod run;
+mod suite;
 mod vectors;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 /// Conformance suite and reference tools for the Zarr v3 reshape codec.
 #[derive(Debug, Parser)]
-#[command(name = "zarr-reshape", version, about)]
+#[command(name = "zarr-reshape", version = manual::version(), about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -28,7 +31,7 @@ enum Command {
     Adapter,
     /// Resolve one configuration against a decoded shape, explained clause by clause.
     Resolve(resolve::ResolveArgs),
-    /// List the vectors by clause, and validate the files.
+    /// List the vectors by clause, validate them, or export the embedded suite.
     Vectors(vectors::VectorsArgs),
     /// Check a spec document's JSON examples and `shape` fragments, like a compiler.
     CheckSpec(check_spec::CheckSpecArgs),
@@ -36,12 +39,16 @@ enum Command {
     Fixtures(fixtures::FixturesArgs),
     /// Fuzz an implementation against the reference; disagreements come back shrunk, as vectors.
     Fuzz(fuzz::FuzzArgs),
+    /// Print a shell completion script, e.g. `zarr-reshape completions bash > zarr-reshape.bash`.
+    Completions(manual::CompletionsArgs),
+    /// Print the manual page (roff), e.g. `zarr-reshape man > zarr-reshape.1`.
+    Man,
 }
 
 impl Cli {
     /// Runs the chosen subcommand.
     pub fn execute(self) -> ExitCode {
-        match self.command {
+        let code = match self.command {
             Command::Run(args) => run::execute(&args),
             Command::Adapter => {
                 let stdin = std::io::stdin().lock();
@@ -59,11 +66,13 @@ impl Cli {
             Command::CheckSpec(args) => check_spec::execute(&args),
             Command::Fixtures(args) => fixtures::execute(&args),
             Command::Fuzz(args) => fuzz::execute(&args),
+            Command::Completions(args) => manual::completions(&args),
+            Command::Man => manual::man(),
+        };
+        if output::failed() {
+            ExitCode::from(2)
+        } else {
+            code
         }
     }
-}
-
-/// The vectors shipped with this crate's repository, found from the build's source tree.
-fn default_cases() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")
 }

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use super::output::outln;
 use clap::Args;
 use serde_json::{Value, json};
 use zarr_reshape::{explain, explain_codec};
@@ -51,13 +52,13 @@ pub fn execute(args: &ResolveArgs) -> ExitCode {
                 object.insert("explain".into(), json!(steps));
             }
         }
-        println!("{result}");
+        outln!("{result}");
     } else if args.explain {
-        println!("{explanation}");
+        outln!("{explanation}");
     } else {
         match &explanation.outcome {
-            Ok(b_shape) => println!("{}", Value::from(b_shape.clone())),
-            Err(error) => println!("error [{}] ({}): {error}", error.class(), error.clause()),
+            Ok(b_shape) => outln!("{}", Value::from(b_shape.clone())),
+            Err(error) => outln!("error [{}] ({}): {error}", error.class(), error.clause()),
         }
     }
     if explanation.outcome.is_ok() {

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::output::out;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
@@ -26,8 +27,9 @@ pub struct RunArgs {
     /// would, run without one); without it, the embedded reference runs in-process.
     #[arg(long, value_name = "CMD")]
     adapter: Option<String>,
-    /// Vector files or folders of them [default: the repository's spec-cases/].
-    #[arg(long = "cases", value_name = "DIR|FILE", num_args = 1..)]
+    /// A suite folder, a folder below one, a vector file, or a clause id such as
+    /// input-dims.prefix (its cases in the embedded suite) [default: the embedded suite].
+    #[arg(long = "cases", value_name = "DIR|FILE|CLAUSE", num_args = 1..)]
     cases: Vec<PathBuf>,
     /// Only cases whose id matches this glob, e.g. 'input-dims.*'.
     #[arg(long, value_name = "GLOB")]
@@ -45,7 +47,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout: u64,
     /// Run this many adapter processes (or reference threads) in parallel.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_jobs)]
     jobs: usize,
 }
 
@@ -75,7 +77,12 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         .iter()
         .map(|spec| parse_report(spec))
         .collect::<Result<Vec<_>, _>>()?;
-    let all = load_cases(args)?;
+    // Kept until the run ends: adapters read the embedded suite's fixtures from it.
+    let selection = super::suite::select(&args.cases)?;
+    for line in &selection.resolved {
+        eprintln!("cases: {line}");
+    }
+    let all = &selection.cases;
     let expectations = match &args.expectations {
         Some(path) => Expectations::load(path)?,
         None => Expectations::default(),
@@ -164,7 +171,7 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         };
         std::fs::write(path, content).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    print!("{}", text::summary(&report));
+    out!("{}", text::summary(&report));
     Ok(report.succeeded())
 }
 
@@ -186,24 +193,15 @@ fn parse_report(spec: &str) -> Result<(Format, PathBuf), String> {
     Ok((format, PathBuf::from(path)))
 }
 
-fn load_cases(args: &RunArgs) -> Result<Vec<Case>, String> {
-    let roots = if args.cases.is_empty() {
-        vec![super::default_cases()]
-    } else {
-        args.cases.clone()
-    };
-    let mut cases = Vec::new();
-    for root in roots {
-        let files = if root.is_dir() {
-            vector::discover(&root).map_err(|e| format!("{}: {e}", root.display()))?
-        } else {
-            vec![root]
-        };
-        for file in files {
-            cases.extend(vector::load_file(&file).map_err(|e| e.to_string())?);
+/// `--jobs`: at least one worker.
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => {
+            Err("must be at least 1 (the number of adapter processes or reference threads)".into())
         }
+        Ok(jobs) => Ok(jobs),
+        Err(error) => Err(format!("{error}; give a whole number from 1")),
     }
-    Ok(cases)
 }
 
 fn filter_cases(cases: Vec<Case>, filter: Option<&str>) -> Result<Vec<Case>, String> {

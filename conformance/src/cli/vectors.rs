@@ -1,16 +1,18 @@
 //! `zarr-reshape vectors`: list the cases by clause, and validate the files.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::output::outln;
+use super::suite::SuiteRoot;
 use clap::Args;
 use serde_json::Value;
 use zarr_reshape_conformance::coverage;
 use zarr_reshape_conformance::registry::Registry;
 use zarr_reshape_conformance::report::escape::terminal as safe;
 use zarr_reshape_conformance::report::one_line;
-use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::vector::{self, Case, embedded, export};
 
 /// Options of `zarr-reshape vectors`.
 #[derive(Debug, Args)]
@@ -18,20 +20,33 @@ pub struct VectorsArgs {
     /// Check every file against vector.schema.json and the suite's cross-file rules.
     #[arg(long)]
     validate: bool,
-    /// The vector folder (with clauses.json and vector.schema.json) [default: the repository's spec-cases/].
+    /// Write the embedded suite, with a SHA256SUMS manifest, to this new or empty folder.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["validate", "dir"])]
+    export: Option<PathBuf>,
+    /// The vector folder (with clauses.json and vector.schema.json) [default: the embedded suite].
     #[arg(value_name = "DIR")]
     dir: Option<PathBuf>,
 }
 
-/// Exit 0 when everything loads (and validates), 1 otherwise.
+/// Exit 0 when everything loads (and validates), 1 otherwise, 2 when the folder
+/// cannot be read.
 pub fn execute(args: &VectorsArgs) -> ExitCode {
-    let root = args.dir.clone().unwrap_or_else(super::default_cases);
-    let (paths, skipped) = match vector::discover_all(&root) {
+    if let Some(dir) = &args.export {
+        return export(dir);
+    }
+    let root = match SuiteRoot::or_embedded(args.dir.as_deref()) {
+        Ok(root) => root,
+        Err(error) => {
+            eprintln!("zarr-reshape vectors: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let (paths, skipped) = match vector::discover_below(root.path()) {
         Ok(found) => (found.files, found.skipped_links),
         Err(error) => {
             eprintln!(
                 "zarr-reshape vectors: {}",
-                safe(&format!("{}: {error}", root.display()))
+                root.describe(&format!("{}: {error}", root.path().display()))
             );
             return ExitCode::from(2);
         }
@@ -39,7 +54,7 @@ pub fn execute(args: &VectorsArgs) -> ExitCode {
     for link in &skipped {
         eprintln!(
             "zarr-reshape vectors: warning: {}: a link to a folder, not followed",
-            safe(&link.display().to_string())
+            root.describe(&link.display().to_string())
         );
     }
     let mut problems: Vec<String> = Vec::new();
@@ -50,12 +65,21 @@ pub fn execute(args: &VectorsArgs) -> ExitCode {
             Err(error) => problems.push(error.to_string()),
         }
     }
+    let count: usize = files.iter().map(|(_, cases)| cases.len()).sum();
+    if paths.is_empty() {
+        eprintln!(
+            "zarr-reshape vectors: no vector files below {}: a vector file is a *.json file \
+             in a sub-folder of the suite root (the folder holding clauses.json)",
+            root.label()
+        );
+        return ExitCode::FAILURE;
+    }
     if args.validate {
-        problems.extend(schema_problems(&root, &paths));
-        match Registry::load(&root.join("clauses.json")) {
+        problems.extend(schema_problems(root.path(), &paths));
+        match Registry::load(&root.path().join("clauses.json")) {
             Ok(registry) => {
                 problems.extend(
-                    coverage::check(&root, &registry, &files)
+                    coverage::check(root.path(), &registry, &files)
                         .iter()
                         .map(ToString::to_string),
                 );
@@ -63,15 +87,22 @@ pub fn execute(args: &VectorsArgs) -> ExitCode {
             Err(error) => problems.push(error),
         }
     } else {
-        list(files.iter().flat_map(|(_, cases)| cases));
+        list(
+            &root,
+            paths.len(),
+            files.iter().flat_map(|(_, cases)| cases),
+        );
     }
     for problem in &problems {
-        eprintln!("{}", safe(problem));
+        eprintln!("{}", root.describe(problem));
     }
-    let count: usize = files.iter().map(|(_, cases)| cases.len()).sum();
     if problems.is_empty() {
         if args.validate {
-            println!("{count} cases in {} files: valid", paths.len());
+            outln!(
+                "{}: {count} cases in {} files: valid",
+                root.label(),
+                paths.len()
+            );
         }
         ExitCode::SUCCESS
     } else {
@@ -80,7 +111,36 @@ pub fn execute(args: &VectorsArgs) -> ExitCode {
     }
 }
 
-fn list<'a>(cases: impl Iterator<Item = &'a Case>) {
+fn export(dir: &Path) -> ExitCode {
+    match export::export(dir) {
+        Ok(exported) => {
+            outln!(
+                "wrote the {} to {}: {} files ({} vector files) and {}",
+                embedded::name(),
+                safe(&dir.display().to_string()),
+                exported.files,
+                exported.vector_files,
+                export::MANIFEST
+            );
+            outln!(
+                "check them with: cd {} && sha256sum -c {}",
+                safe(&dir.display().to_string()),
+                export::MANIFEST
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!(
+                "zarr-reshape vectors --export: {}",
+                safe(&error.to_string())
+            );
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What was found: a summary line, then the cases by clause under test.
+fn list<'a>(root: &SuiteRoot, files: usize, cases: impl Iterator<Item = &'a Case>) {
     let mut by_clause: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
     for case in cases {
         by_clause
@@ -88,10 +148,16 @@ fn list<'a>(cases: impl Iterator<Item = &'a Case>) {
             .or_default()
             .push(case);
     }
+    let count: usize = by_clause.values().map(Vec::len).sum();
+    outln!(
+        "{}: {count} cases in {files} files, {} clauses",
+        root.label(),
+        by_clause.len()
+    );
     for (clause, cases) in by_clause {
-        println!("{} ({} cases)", safe(clause), cases.len());
+        outln!("{} ({} cases)", safe(clause), cases.len());
         for case in cases {
-            println!(
+            outln!(
                 "  {} [{}, {}] {}",
                 safe(&case.id),
                 safe(&case.level),
@@ -102,7 +168,7 @@ fn list<'a>(cases: impl Iterator<Item = &'a Case>) {
     }
 }
 
-fn schema_problems(root: &std::path::Path, paths: &[PathBuf]) -> Vec<String> {
+fn schema_problems(root: &Path, paths: &[PathBuf]) -> Vec<String> {
     let schema_path = root.join("vector.schema.json");
     let schema = std::fs::read_to_string(&schema_path)
         .map_err(|e| e.to_string())

@@ -32,6 +32,20 @@ pub struct Discovery {
 /// When a folder cannot be listed, or a walk passes [`MAX_VECTOR_FILES`],
 /// [`MAX_FOLDER_DEPTH`] or [`MAX_FOLDER_ENTRIES`].
 pub fn discover_all(root: &Path) -> io::Result<Discovery> {
+    walk(root, false)
+}
+
+/// As [`discover_all`], but a folder that is not a suite root (it holds no
+/// `clauses.json`, e.g. `spec-cases/input-dims.prefix/`) has its own `*.json`
+/// files read as vector files too.
+///
+/// # Errors
+/// As [`discover_all`].
+pub fn discover_below(folder: &Path) -> io::Result<Discovery> {
+    walk(folder, !folder.join("clauses.json").exists())
+}
+
+fn walk(root: &Path, top_level_files: bool) -> io::Result<Discovery> {
     let mut found = Discovery::default();
     let mut entries: usize = 0;
     let mut folders = vec![(root.to_path_buf(), 0_usize)];
@@ -63,7 +77,7 @@ pub fn discover_all(root: &Path) -> io::Result<Discovery> {
                 folders.push((path, deeper));
             } else if kind.is_symlink() && path.is_dir() {
                 found.skipped_links.push(path);
-            } else if depth > 0 && path.extension() == Some("json".as_ref()) {
+            } else if (depth > 0 || top_level_files) && path.extension() == Some("json".as_ref()) {
                 found.files.push(path);
                 if found.files.len() > MAX_VECTOR_FILES {
                     return Err(too_many(format!(

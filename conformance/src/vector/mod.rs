@@ -2,10 +2,13 @@
 //! walking the JSON so that a bad file is reported with its path and JSON pointer.
 
 mod discover;
+pub mod embedded;
+pub mod export;
 mod read_array;
+mod written;
 
 pub use discover::{
-    Discovery, MAX_FOLDER_DEPTH, MAX_FOLDER_ENTRIES, MAX_VECTOR_FILES, discover_all,
+    Discovery, MAX_FOLDER_DEPTH, MAX_FOLDER_ENTRIES, MAX_VECTOR_FILES, discover_all, discover_below,
 };
 pub use read_array::{suite_root, wire_json};
 
