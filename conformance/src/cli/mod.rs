@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 
 /// Conformance suite and reference tools for the Zarr v3 reshape codec.
 #[derive(Debug, Parser)]
-#[command(name = "zarr-reshape", version = manual::version(), about)]
+#[command(name = "zarr-reshape", version, long_version = manual::version(), about)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -41,8 +41,8 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Print a shell completion script, e.g. `zarr-reshape completions bash > zarr-reshape.bash`.
     Completions(manual::CompletionsArgs),
-    /// Print the manual page (roff), e.g. `zarr-reshape man > zarr-reshape.1`.
-    Man,
+    /// Print the manual page (roff), e.g. `zarr-reshape man > zarr-reshape.1`, or write every page with --out.
+    Man(manual::ManArgs),
 }
 
 impl Cli {
@@ -67,7 +67,7 @@ impl Cli {
             Command::Fixtures(args) => fixtures::execute(&args),
             Command::Fuzz(args) => fuzz::execute(&args),
             Command::Completions(args) => manual::completions(&args),
-            Command::Man => manual::man(),
+            Command::Man(args) => manual::man(&args),
         };
         if output::failed() {
             ExitCode::from(2)
