@@ -32,12 +32,12 @@ pub fn failed() -> bool {
     FAILED.load(Ordering::SeqCst)
 }
 
-/// `print!` through [`print`].
+/// `print!` through [`print()`].
 macro_rules! out {
     ($($arg:tt)*) => { $crate::cli::output::print(format_args!($($arg)*)) };
 }
 
-/// `println!` through [`print`].
+/// `println!` through [`print()`].
 macro_rules! outln {
     () => { $crate::cli::output::print(format_args!("\n")) };
     ($($arg:tt)*) => {
