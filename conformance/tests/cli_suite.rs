@@ -220,3 +220,13 @@ fn version_names_the_suite_format_protocol_and_spec_commit() {
         zarr_reshape_conformance::vector::FORMAT
     );
 }
+
+#[test]
+fn when_the_embedded_suite_cannot_be_unpacked_the_error_names_cases() {
+    let scratch = Scratch::new("cli-no-tmp");
+    let missing = scratch.0.join("missing");
+    let output = zarr_reshape(&scratch.0, &missing, &["run"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(stderr(&output).contains("--cases DIR"), "{output:?}");
+    assert!(!missing.exists());
+}

@@ -49,7 +49,10 @@ pub fn execute(args: &FixturesArgs) -> ExitCode {
             }
         };
     }
-    let suite = match SuiteRoot::or_embedded(args.root.as_deref()) {
+    let suite = match SuiteRoot::or_embedded(
+        args.root.as_deref(),
+        "`zarr-reshape fixtures --check SUITE_ROOT`",
+    ) {
         Ok(suite) => suite,
         Err(error) => {
             eprintln!("zarr-reshape fixtures: {error}");

@@ -8,6 +8,9 @@ use zarr_reshape_conformance::report::escape::terminal as safe;
 use zarr_reshape_conformance::vector::embedded::{self, EmbeddedSuite};
 use zarr_reshape_conformance::vector::{self, Case};
 
+/// How `run` names a suite folder.
+const CASES: &str = "--cases DIR";
+
 /// A suite root on disk: a folder the user named, or the embedded suite unpacked
 /// to a temporary folder (removed when this is dropped).
 #[derive(Debug)]
@@ -17,12 +20,13 @@ pub struct SuiteRoot {
 }
 
 impl SuiteRoot {
-    /// The embedded suite, unpacked.
-    pub fn embedded() -> Result<Self, String> {
+    /// The embedded suite, unpacked; `instead` says how to name a folder instead,
+    /// e.g. `--cases DIR`.
+    pub fn embedded(instead: &str) -> Result<Self, String> {
         let suite = EmbeddedSuite::unpack().map_err(|error| {
             format!(
                 "cannot write the {} to a temporary folder ({error}); name a suite folder \
-                 with --cases DIR instead (`zarr-reshape vectors --export DIR` writes one)",
+                 with {instead} instead (`zarr-reshape vectors --export DIR` writes one)",
                 embedded::name()
             )
         })?;
@@ -33,13 +37,13 @@ impl SuiteRoot {
     }
 
     /// The embedded suite when `folder` is `None`, else that folder.
-    pub fn or_embedded(folder: Option<&Path>) -> Result<Self, String> {
+    pub fn or_embedded(folder: Option<&Path>, instead: &str) -> Result<Self, String> {
         match folder {
             Some(folder) => Ok(Self {
                 path: folder.to_path_buf(),
                 embedded: None,
             }),
-            None => Self::embedded(),
+            None => Self::embedded(instead),
         }
     }
 
@@ -84,7 +88,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
         _embedded: None,
     };
     if arguments.is_empty() {
-        let root = SuiteRoot::embedded()?;
+        let root = SuiteRoot::embedded(CASES)?;
         let (cases, files) = load_below(&root, root.path())?;
         selection.resolved.push(format!(
             "{}: {} cases in {files} files",
@@ -98,7 +102,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
     for argument in arguments {
         let shown = safe(&argument.display().to_string());
         if argument.is_dir() {
-            let here = SuiteRoot::or_embedded(Some(argument))?;
+            let here = SuiteRoot::or_embedded(Some(argument), CASES)?;
             let (cases, files) = load_below(&here, argument)?;
             let what = if argument.join("clauses.json").is_file() {
                 format!("suite folder {shown}")
@@ -130,7 +134,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
                 ));
             }
             if selection._embedded.is_none() {
-                selection._embedded = Some(SuiteRoot::embedded()?);
+                selection._embedded = Some(SuiteRoot::embedded(CASES)?);
             }
             let Some(root) = &selection._embedded else {
                 return Err("the embedded suite is not unpacked".into());

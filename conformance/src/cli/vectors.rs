@@ -34,7 +34,7 @@ pub fn execute(args: &VectorsArgs) -> ExitCode {
     if let Some(dir) = &args.export {
         return export(dir);
     }
-    let root = match SuiteRoot::or_embedded(args.dir.as_deref()) {
+    let root = match SuiteRoot::or_embedded(args.dir.as_deref(), "`zarr-reshape vectors DIR`") {
         Ok(root) => root,
         Err(error) => {
             eprintln!("zarr-reshape vectors: {error}");

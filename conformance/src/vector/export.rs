@@ -37,7 +37,10 @@ pub fn export(dir: &Path) -> io::Result<Exported> {
             std::fs::create_dir(dir).map_err(|e| {
                 io::Error::new(
                     e.kind(),
-                    format!("{}: cannot create it: {e}", dir.display()),
+                    format!(
+                        "{}: cannot create it (its parent folder must exist): {e}",
+                        dir.display()
+                    ),
                 )
             })?;
             written.made_folder(dir.to_path_buf());
