@@ -77,7 +77,7 @@ pub struct Selection {
     /// One line per source, e.g. `embedded suite 1.0.0: 3291 cases in 146 files`.
     pub resolved: Vec<String>,
     /// Kept while the cases run: adapters read the fixtures below it.
-    _embedded: Option<SuiteRoot>,
+    unpacked: Option<SuiteRoot>,
 }
 
 /// The cases that `arguments` (`--cases`) name, the embedded suite when none.
@@ -85,7 +85,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
     let mut selection = Selection {
         cases: Vec::new(),
         resolved: Vec::new(),
-        _embedded: None,
+        unpacked: None,
     };
     if arguments.is_empty() {
         let root = SuiteRoot::embedded(CASES)?;
@@ -96,7 +96,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
             cases.len()
         ));
         selection.cases = cases;
-        selection._embedded = Some(root);
+        selection.unpacked = Some(root);
         return Ok(selection);
     }
     for argument in arguments {
@@ -133,10 +133,10 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
                     embedded::name()
                 ));
             }
-            if selection._embedded.is_none() {
-                selection._embedded = Some(SuiteRoot::embedded(CASES)?);
+            if selection.unpacked.is_none() {
+                selection.unpacked = Some(SuiteRoot::embedded(CASES)?);
             }
-            let Some(root) = &selection._embedded else {
+            let Some(root) = &selection.unpacked else {
                 return Err("the embedded suite is not unpacked".into());
             };
             let (cases, _) = load_below(root, root.path())?;
