@@ -1,0 +1,83 @@
+"""Checks the metadata and contents of the `zarr-reshape` wheel before anyone installs it.
+
+Usage: python3 packaging/check_wheel.py WHEEL EXPECTED_VERSION
+
+The wheel must be the binary and its metadata only: no Python code, the licence
+texts, and the fields a PyPI page and `pip show` rely on. Standard library only,
+so that it runs before any venv exists. Exits 1 with every problem listed.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import sys
+import zipfile
+
+EXPECTED = {
+    "Name": "zarr-reshape",
+    "License-Expression": "MIT OR Apache-2.0",
+    "Description-Content-Type": "text/markdown",
+}
+LICENCE_FILES = {"LICENSE-MIT", "LICENSE-APACHE"}
+# A bound on what is read: the METADATA of this wheel is a few kilobytes.
+MAX_METADATA_BYTES = 1 << 20
+
+
+def problems_of(wheel_path: str, version: str) -> list[str]:
+    problems = []
+    prefix = f"zarr_reshape-{version}"
+    with zipfile.ZipFile(wheel_path) as wheel:
+        names = wheel.namelist()
+        meta_name = f"{prefix}.dist-info/METADATA"
+        if meta_name not in names:
+            return [f"no {meta_name} in the wheel (a different version?); it holds {names}"]
+        info = wheel.getinfo(meta_name)
+        if info.file_size > MAX_METADATA_BYTES:
+            return [f"{meta_name} is {info.file_size} bytes, over {MAX_METADATA_BYTES}"]
+        metadata = email.parser.BytesParser().parsebytes(wheel.read(meta_name))
+
+    for field, wanted in EXPECTED.items():
+        if metadata.get(field) != wanted:
+            problems.append(f"METADATA {field}: {metadata.get(field)!r}, expected {wanted!r}")
+    if metadata.get("Version") != version:
+        problems.append(f"METADATA Version: {metadata.get('Version')!r}, expected {version!r}")
+    for field in ("Summary", "Requires-Python"):
+        if not metadata.get(field):
+            problems.append(f"METADATA has no {field}")
+    if not metadata.get_all("Classifier"):
+        problems.append("METADATA has no Classifier")
+    if not metadata.get_all("Project-URL"):
+        problems.append("METADATA has no Project-URL")
+    if len(metadata.get_payload() or "") < 200:
+        problems.append("METADATA's description (the PyPI page) is missing or a stub")
+    if set(metadata.get_all("License-File") or []) != LICENCE_FILES:
+        problems.append(f"METADATA License-File: {metadata.get_all('License-File')}, expected {sorted(LICENCE_FILES)}")
+    for licence in LICENCE_FILES:
+        if f"{prefix}.dist-info/licenses/{licence}" not in names:
+            problems.append(f"the wheel lacks the text of {licence}")
+
+    scripts = [name for name in names if name.startswith(f"{prefix}.data/scripts/")]
+    if scripts != [f"{prefix}.data/scripts/zarr-reshape"]:
+        problems.append(f"the wheel's scripts are {scripts}, expected the zarr-reshape binary alone")
+    stray = [name for name in names if not name.startswith((f"{prefix}.dist-info/", f"{prefix}.data/scripts/"))]
+    if stray:
+        problems.append(f"files outside the binary and its metadata: {stray}")
+    return problems
+
+
+def main() -> int:
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    wheel_path, version = sys.argv[1], sys.argv[2]
+    problems = problems_of(wheel_path, version)
+    for problem in problems:
+        print(f"check_wheel: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"check_wheel: {wheel_path}: metadata and contents as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
