@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The crates.io route, as a user would take it: package the workspace's crates
+# (`cargo package`), install the CLI from its .crate (`cargo install --locked`),
+# delete every source, and run the suite from an empty folder with nothing but
+# the installed binary on PATH. Exits nonzero on any failure; prints each stage's
+# wall time.
+#
+# Usage: bash packaging/install-crate.sh [EXTRA RUN ARGUMENTS...]
+#   Extra arguments go to `zarr-reshape run` (e.g. --level should).
+#   CARGO_TARGET_DIR, when set, is used for the build; otherwise the repository's
+#   target/, so that the registry dependencies already built for
+#   `cargo build --release -p zarr-reshape-conformance` are not built again.
+#   Only the packaged crates themselves are compiled (their paths are new), which
+#   adds their release artifacts (about 25 MB) to that folder.
+#   For a build from nothing, as on a fresh machine: CARGO_TARGET_DIR=$(mktemp -d).
+set -euo pipefail
+export LC_NUMERIC=C  # a "." in the timings, whatever the locale
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cli_package="zarr-reshape-conformance"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
+
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/zarr-reshape-install-crate.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+
+now() { printf '%s' "$EPOCHREALTIME"; }
+timings=()
+stage_start=""
+begin() { echo "== install-crate: $1"; stage_start="$(now)"; }
+finish() {
+  local seconds
+  seconds="$(awk -v a="$stage_start" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')"
+  timings+=("$(printf '%-34s %7s s' "$1" "$seconds")")
+}
+
+begin "cargo package --workspace"
+# Every member at once: cargo checks the members against each other through a
+# temporary local registry, since none of them is on crates.io. The install below
+# builds the packaged sources, which verifies them, so --no-verify saves a build.
+# Its own target folder: packaging compiles nothing and must not touch target/package.
+cargo package --manifest-path "$repo/Cargo.toml" --workspace --locked --no-verify \
+  --allow-dirty --quiet --target-dir "$scratch/package-target"
+finish "cargo package --workspace"
+
+begin "unpack the .crate files"
+mkdir "$scratch/crates"
+crates=("$scratch/package-target/package/"*.crate)
+if [[ ! -e "${crates[0]}" ]]; then
+  echo "install-crate: cargo package wrote no .crate file" >&2
+  exit 1
+fi
+for crate in "${crates[@]}"; do
+  tar -xzf "$crate" -C "$scratch/crates"
+  echo "  $(basename "$crate") ($(wc -c <"$crate") bytes)"
+done
+cli_dirs=("$scratch/crates/$cli_package-"*)
+if [[ ${#cli_dirs[@]} -ne 1 || ! -f "${cli_dirs[0]}/Cargo.toml" ]]; then
+  echo "install-crate: expected one unpacked $cli_package, found: ${cli_dirs[*]}" >&2
+  exit 1
+fi
+cli_dir="${cli_dirs[0]}"
+finish "unpack"
+
+# None of these crates is on crates.io: the packaged CLI names its workspace
+# dependencies as crates.io packages, so each one it depends on is patched to its
+# unpacked .crate (never to the repository's sources).
+patches=()
+for dir in "$scratch/crates/"*/; do
+  dir="${dir%/}"
+  name="$(sed -n 's/^name = "\(.*\)"$/\1/p' "$dir/Cargo.toml" | head -n 1)"
+  if [[ "$name" != "$cli_package" ]] \
+    && grep -Eq "^\[(build-)?dependencies\.$name\]$" "$cli_dir/Cargo.toml"; then
+    patches+=(--config "patch.crates-io.$name.path=\"$dir\"")
+    echo "  patch.crates-io.$name -> $(basename "$dir")"
+  fi
+done
+
+begin "cargo install --locked (release)"
+# --locked: the Cargo.lock inside the .crate, as `cargo install --locked` from
+# crates.io would use it.
+cargo install --locked --path "$cli_dir" --root "$scratch/root" "${patches[@]}" \
+  2>&1 | tee "$scratch/install.log"
+# A patch cargo did not use would mean a crate came from somewhere else.
+if grep -q "was not used in the crate graph" "$scratch/install.log"; then
+  echo "install-crate: a packaged crate was not used; see the warning above" >&2
+  exit 1
+fi
+finish "cargo install --locked"
+
+# Nothing of the sources may remain for the binary to find.
+rm -rf "$scratch/crates" "$scratch/package-target"
+mkdir "$scratch/empty"
+cd "$scratch/empty"
+export PATH="$scratch/root/bin:$PATH"
+if [[ "$(command -v zarr-reshape)" != "$scratch/root/bin/zarr-reshape" ]]; then
+  echo "install-crate: zarr-reshape on PATH is not the installed one" >&2
+  exit 1
+fi
+echo "  installed: $(wc -c <"$scratch/root/bin/zarr-reshape") bytes"
+
+begin "zarr-reshape --version"
+zarr-reshape --version
+finish "zarr-reshape --version"
+
+begin "zarr-reshape run (empty folder)"
+zarr-reshape run "$@"
+finish "zarr-reshape run"
+
+if [[ -n "$(ls -A .)" ]]; then
+  echo "install-crate: the run wrote into its working folder:" >&2
+  ls -A . >&2
+  exit 1
+fi
+
+echo "== install-crate: PASSED (wall times)"
+printf '  %s\n' "${timings[@]}"
