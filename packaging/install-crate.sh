@@ -2,36 +2,25 @@
 # The crates.io route, as a user would take it: package the workspace's crates
 # (`cargo package`), install the CLI from its .crate (`cargo install --locked`),
 # delete every source, and run the suite from an empty folder with nothing but
-# the installed binary on PATH. Exits nonzero on any failure; prints each stage's
-# wall time.
+# the installed binary on PATH; then check that the suite inside the installed
+# binary is the repository's, file for file. Exits nonzero on any failure;
+# prints each stage's wall time.
 #
 # Usage: bash packaging/install-crate.sh [EXTRA RUN ARGUMENTS...]
 #   Extra arguments go to `zarr-reshape run` (e.g. --level should).
-#   CARGO_TARGET_DIR, when set, is used for the build; otherwise the repository's
-#   target/, so that the registry dependencies already built for
-#   `cargo build --release -p zarr-reshape-conformance` are not built again.
-#   Only the packaged crates themselves are compiled (their paths are new), which
-#   adds their release artifacts (about 25 MB) to that folder.
-#   For a build from nothing, as on a fresh machine: CARGO_TARGET_DIR=$(mktemp -d).
+#   CARGO_TARGET_DIR: see common.sh. With the repository's target/, only the
+#   packaged crates are compiled (their paths are new), which adds their release
+#   artifacts (about 25 MB) to it. For a build from nothing, as on a fresh
+#   machine: CARGO_TARGET_DIR=$(mktemp -d) bash packaging/install-crate.sh
 set -euo pipefail
-export LC_NUMERIC=C  # a "." in the timings, whatever the locale
 
+script=install-crate
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=packaging/common.sh
+source "$repo/packaging/common.sh"
 cli_package="zarr-reshape-conformance"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-
-scratch="$(mktemp -d "${TMPDIR:-/tmp}/zarr-reshape-install-crate.XXXXXX")"
-trap 'rm -rf "$scratch"' EXIT
-
-now() { printf '%s' "$EPOCHREALTIME"; }
-timings=()
-stage_start=""
-begin() { echo "== install-crate: $1"; stage_start="$(now)"; }
-finish() {
-  local seconds
-  seconds="$(awk -v a="$stage_start" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')"
-  timings+=("$(printf '%-34s %7s s' "$1" "$seconds")")
-}
+pkgid="$(cargo pkgid --manifest-path "$repo/Cargo.toml" -p "$cli_package")"
+version="${pkgid##*@}"
 
 begin "cargo package --workspace"
 # Every member at once: cargo checks the members against each other through a
@@ -45,20 +34,12 @@ finish "cargo package --workspace"
 begin "unpack the .crate files"
 mkdir "$scratch/crates"
 crates=("$scratch/package-target/package/"*.crate)
-if [[ ! -e "${crates[0]}" ]]; then
-  echo "install-crate: cargo package wrote no .crate file" >&2
-  exit 1
-fi
+only_file ".crate of the CLI" "$scratch/package-target/package/$cli_package-"*.crate >/dev/null
 for crate in "${crates[@]}"; do
   tar -xzf "$crate" -C "$scratch/crates"
   echo "  $(basename "$crate") ($(wc -c <"$crate") bytes)"
 done
-cli_dirs=("$scratch/crates/$cli_package-"*)
-if [[ ${#cli_dirs[@]} -ne 1 || ! -f "${cli_dirs[0]}/Cargo.toml" ]]; then
-  echo "install-crate: expected one unpacked $cli_package, found: ${cli_dirs[*]}" >&2
-  exit 1
-fi
-cli_dir="${cli_dirs[0]}"
+cli_dir="$(dirname "$(only_file "unpacked $cli_package" "$scratch/crates/$cli_package-"*/Cargo.toml)")"
 finish "unpack"
 
 # None of these crates is on crates.io: the packaged CLI names its workspace
@@ -82,7 +63,7 @@ cargo install --locked --path "$cli_dir" --root "$scratch/root" "${patches[@]}" 
   2>&1 | tee "$scratch/install.log"
 # A patch cargo did not use would mean a crate came from somewhere else.
 if grep -q "was not used in the crate graph" "$scratch/install.log"; then
-  echo "install-crate: a packaged crate was not used; see the warning above" >&2
+  echo "$script: a packaged crate was not used; see the warning above" >&2
   exit 1
 fi
 finish "cargo install --locked"
@@ -93,13 +74,17 @@ mkdir "$scratch/empty"
 cd "$scratch/empty"
 export PATH="$scratch/root/bin:$PATH"
 if [[ "$(command -v zarr-reshape)" != "$scratch/root/bin/zarr-reshape" ]]; then
-  echo "install-crate: zarr-reshape on PATH is not the installed one" >&2
+  echo "$script: zarr-reshape on PATH is not the installed one" >&2
   exit 1
 fi
 echo "  installed: $(wc -c <"$scratch/root/bin/zarr-reshape") bytes"
 
 begin "zarr-reshape --version"
-zarr-reshape --version
+zarr-reshape --version | tee "$scratch/version.txt"
+if ! grep -qF "$version" "$scratch/version.txt"; then
+  echo "$script: zarr-reshape --version does not name $version" >&2
+  exit 1
+fi
 finish "zarr-reshape --version"
 
 begin "zarr-reshape run (empty folder)"
@@ -107,10 +92,13 @@ zarr-reshape run "$@"
 finish "zarr-reshape run"
 
 if [[ -n "$(ls -A .)" ]]; then
-  echo "install-crate: the run wrote into its working folder:" >&2
+  echo "$script: the run wrote into its working folder:" >&2
   ls -A . >&2
   exit 1
 fi
 
-echo "== install-crate: PASSED (wall times)"
-printf '  %s\n' "${timings[@]}"
+begin "the installed suite is the repository's"
+bash "$repo/packaging/same-suite.sh"
+finish "vectors --export, compared"
+
+print_timings
