@@ -2,9 +2,9 @@
 # The pip route, as a Python user would take it: build the `zarr-reshape` wheel
 # (maturin, bin bindings; pyproject.toml at the repository root), check its
 # metadata, install it into a fresh venv without any index, and run the suite
-# from an empty folder with only the venv's bin/ added to PATH. Also builds the
-# sdist and a wheel from it, which is what pip does where no wheel fits. Exits
-# nonzero on any failure; prints each stage's wall time.
+# from an empty folder with only the venv's bin/ added to PATH; then check that
+# the suite inside it is the repository's. Exits nonzero on any failure; prints
+# each stage's wall time. (The sdist has its own script, sdist.sh.)
 #
 # Usage: bash packaging/wheel.sh [EXTRA RUN ARGUMENTS...]
 #   Extra arguments go to `zarr-reshape run`.
@@ -41,17 +41,6 @@ finish "maturin build --release"
 begin "wheel metadata"
 "$python" "$repo/packaging/check_wheel.py" "$wheel" "$version"
 finish "wheel metadata"
-
-begin "sdist, and a wheel built from it"
-(cd "$repo" && "$scratch/build-venv/bin/maturin" sdist --out "$scratch/sdist")
-sdist="$(only_file sdist "$scratch/sdist/"*.tar.gz)"
-echo "  $(basename "$sdist") ($(wc -c <"$sdist") bytes)"
-# The build venv's maturin, so that nothing more comes from PyPI (its build hook
-# runs `maturin` from PATH).
-PATH="$scratch/build-venv/bin:$PATH" "$scratch/build-venv/bin/python" -m pip wheel --quiet \
-  --disable-pip-version-check --no-deps --no-build-isolation --wheel-dir "$scratch/from-sdist" "$sdist"
-"$python" "$repo/packaging/check_wheel.py" "$(only_file "wheel from the sdist" "$scratch/from-sdist/"*.whl)" "$version"
-finish "sdist + wheel from it"
 
 begin "fresh venv, pip install the wheel"
 "$python" -m venv "$scratch/venv"
