@@ -1,6 +1,8 @@
-# Sourced by install-crate.sh and wheel.sh, not run: the scratch folder, the
-# stage timings, and the guard of the workspace's target/release/zarr-reshape.
+# shellcheck shell=bash
+# Sourced by install-crate.sh, wheel.sh and sdist.sh, not run: the scratch folder,
+# the stage timings, and the guard of the workspace's target/release/zarr-reshape.
 # Expects $script (a name for messages and the scratch folder) and $repo.
+: "${script:?common.sh needs \$script}" "${repo:?common.sh needs \$repo}"
 
 export LC_NUMERIC=C # a "." in the timings, whatever the locale
 # The repository's target/ unless told otherwise: the registry dependencies that
