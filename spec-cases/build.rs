@@ -6,8 +6,16 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The crate's own files, which are not part of the suite.
-const NOT_SUITE: [&str; 4] = ["Cargo.toml", "Cargo.lock", "build.rs", "src"];
+/// The crate's own files, which are not part of the suite. Cargo adds
+/// `Cargo.toml.orig` and `.cargo_vcs_info.json` to every `.crate`, so a build from
+/// crates.io has them beside the vectors; no dotfile is part of the suite.
+const NOT_SUITE: [&str; 5] = [
+    "Cargo.toml",
+    "Cargo.toml.orig",
+    "Cargo.lock",
+    "build.rs",
+    "src",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
@@ -51,7 +59,13 @@ fn walk(
             })
             .collect::<Result<_, _>>()?;
         let relative = relative.join("/");
-        if folder == root && (NOT_SUITE.contains(&relative.as_str()) || relative == "target") {
+        let dotfile = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|name| name.starts_with('.'));
+        if dotfile
+            || folder == root && (NOT_SUITE.contains(&relative.as_str()) || relative == "target")
+        {
             continue;
         }
         let kind = entry.file_type()?;
