@@ -1,11 +1,11 @@
 //! What an implementation answered for one case: the `result` object of the
-//! adapter protocol (version 1, `conformance/PROTOCOL.md`).
+//! adapter protocol (version 2, `conformance/PROTOCOL.md`).
 
 use serde_json::{Map, Value, json};
 
 /// The members that mark a result as something other than an output; a result
 /// holds at most one of them.
-const KINDS: [&str; 3] = ["error", "skipped", "errored"];
+const KINDS: [&str; 4] = ["error", "skipped", "errored", "crashed"];
 
 /// One implementation's answer to one case.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,9 +24,16 @@ pub enum Answer {
         /// Why.
         reason: String,
     },
-    /// The adapter itself failed (crash, timeout, garbage, protocol fault).
+    /// The adapter itself failed (a fault of its own, a timeout, its process
+    /// dying, garbage, a protocol violation): no answer of the implementation.
     Errored {
         /// What happened.
+        message: String,
+    },
+    /// The implementation crashed (a panic, an uncaught exception, an abort) rather
+    /// than rejecting the input: never a conforming answer.
+    Crashed {
+        /// What the crash said, and where, when the adapter knows.
         message: String,
     },
 }
@@ -42,15 +49,16 @@ impl Answer {
             }
             Self::Skipped { reason } => json!({"skipped": {"reason": reason}}),
             Self::Errored { message } => json!({"errored": {"message": message}}),
+            Self::Crashed { message } => json!({"crashed": {"message": message}}),
         }
     }
 
     /// Reads the protocol's JSON form. Anything else is a protocol violation,
     /// answered as `Errored` saying what was wrong: a result that is not an object,
-    /// or holds more than one of `error`, `skipped` and `errored`; an `error`
-    /// without a string `message` or whose `class` is neither a string nor null;
-    /// a `skipped` without a string `reason`; an `errored` whose `message` is not a
-    /// string. Members the protocol does not name are ignored, as
+    /// or holds more than one of `error`, `skipped`, `errored` and `crashed`; an
+    /// `error` without a string `message` or whose `class` is neither a string nor
+    /// null; a `skipped` without a string `reason`; an `errored` or `crashed` whose
+    /// `message` is not a string. Members the protocol does not name are ignored, as
     /// `conformance/PROTOCOL.md` asks of both sides.
     #[must_use]
     pub fn from_json(value: &Value) -> Self {
@@ -75,8 +83,14 @@ impl Answer {
                 },
                 Err(message) => violation(message),
             },
+            ["crashed"] => match inner(object.get("crashed"), "crashed", "message") {
+                Ok(message) => Self::Crashed {
+                    message: message.unwrap_or_else(|| "(the adapter gave no message)".into()),
+                },
+                Err(message) => violation(message),
+            },
             several => violation(format!(
-                "a result holds exactly one of error, skipped and errored, this one holds {}: {}",
+                "a result holds at most one of error, skipped, errored and crashed, this one holds {}: {}",
                 several.join(" and "),
                 crate::adapter::protocol::excerpt(value)
             )),

@@ -15,22 +15,43 @@ pub enum Outcome {
     Pass,
     /// A wrong answer.
     Fail(String),
-    /// No usable answer: a crash, a timeout, a protocol fault.
+    /// No usable answer: the adapter's own fault, a timeout, its process dying,
+    /// garbage, a protocol violation.
     Error(String),
+    /// The implementation crashed (a panic, an uncaught exception, an abort): not
+    /// a rejection of the input, whatever the case expects.
+    Crash(String),
     /// The implementation skipped the case.
     Skip(String),
 }
 
 impl Outcome {
-    /// `pass`, `fail`, `error` or `skip`.
+    /// `pass`, `fail`, `error`, `crash` or `skip`.
     #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Self::Pass => "pass",
             Self::Fail(_) => "fail",
             Self::Error(_) => "error",
+            Self::Crash(_) => "crash",
             Self::Skip(_) => "skip",
         }
+    }
+
+    /// Why the case did not pass; empty for a pass.
+    #[must_use]
+    pub fn reason(&self) -> &str {
+        match self {
+            Self::Pass => "",
+            Self::Fail(why) | Self::Error(why) | Self::Crash(why) | Self::Skip(why) => why,
+        }
+    }
+
+    /// Whether the case got no conforming answer whatever its level: an error or a
+    /// crash. Such a case breaks a run unless it is listed with that outcome.
+    #[must_use]
+    pub fn is_fault(&self) -> bool {
+        matches!(self, Self::Error(_) | Self::Crash(_))
     }
 }
 
@@ -38,7 +59,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Pass => f.write_str("pass"),
-            Self::Fail(why) | Self::Error(why) | Self::Skip(why) => {
+            Self::Fail(why) | Self::Error(why) | Self::Crash(why) | Self::Skip(why) => {
                 write!(f, "{}: {why}", self.name())
             }
         }
@@ -61,6 +82,7 @@ pub fn judge(case: &Case, answer: &Answer, classes: ClassCheck) -> Outcome {
     match answer {
         Answer::Skipped { reason } => Outcome::Skip(reason.clone()),
         Answer::Errored { message } => Outcome::Error(message.clone()),
+        Answer::Crashed { message } => Outcome::Crash(message.clone()),
         _ => match mismatch(case, &case.expect, answer, classes) {
             None => Outcome::Pass,
             Some(why) => Outcome::Fail(why),
@@ -111,7 +133,9 @@ fn mismatch(
         (Expectation::Output(expected), Answer::Output(output)) => {
             compare_output(case, expected, output)
         }
-        (_, Answer::Skipped { .. } | Answer::Errored { .. }) => Some("no answer".into()),
+        (_, Answer::Skipped { .. } | Answer::Errored { .. } | Answer::Crashed { .. }) => {
+            Some("no answer".into())
+        }
     }
 }
 

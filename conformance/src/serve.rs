@@ -1,15 +1,16 @@
-//! The embedded reference served over the adapter protocol (version 1,
-//! `DESIGN.md`): what `zarr-reshape adapter` runs, and a worked example of an
-//! adapter for implementers.
+//! The embedded reference served over the adapter protocol (versions 2 and 1,
+//! `conformance/PROTOCOL.md`): what `zarr-reshape adapter` runs, and a worked
+//! example of an adapter for implementers.
 
 use std::io::{self, BufRead, Write};
 
 use serde_json::{Value, json};
 
-use crate::adapter::protocol::{self, ALL_OPERATIONS, PROTOCOL_VERSION};
+use crate::adapter::protocol::{self, ALL_OPERATIONS, OLDEST_PROTOCOL, PROTOCOL_VERSION};
 use crate::adapter::{LineRead, read_line, skip_line};
 use crate::answer::Answer;
 use crate::reference;
+use crate::run::catch_panic;
 use crate::vector;
 
 /// The longest request line read, in bytes (the newline not counted): the size of
@@ -20,10 +21,12 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 /// Serves the reference: reads requests from `input`, one JSON object per line, and
 /// writes one answer line to `output` per request, flushed at once.
 ///
-/// - `start`: `{"ok": true, "implementation": {...}, "operations": [...]}`, or
-///   `{"ok": false, "error": ...}` for a protocol version other than 1;
+/// - `start`: `{"ok": true, "implementation": {...}, "operations": [...]}` for
+///   protocol version 2 or 1, or `{"ok": false, "error": ...}` for another;
 /// - `run`: `{"seq": n, "result": ...}`, the result of [`reference::run`], or an
-///   `errored` result when the case cannot be read;
+///   `errored` result when the case cannot be read. A panic of the reference (a
+///   bug) is answered `crashed` (`errored` after a version 1 `start`, which has
+///   no `crashed`) and serving goes on;
 /// - `stop`, or the end of `input`: returns;
 /// - a line that is not a request (not JSON, too long, an unknown command):
 ///   `{"seq": null, "result": {"errored": {"message": ...}}}` (the request's seq
@@ -48,6 +51,8 @@ fn serve_bounded(
     max_line_bytes: usize,
     max_answer_bytes: usize,
 ) -> io::Result<()> {
+    // The version of the last accepted `start`.
+    let mut version = PROTOCOL_VERSION;
     loop {
         let answer = match read_line(&mut input, max_line_bytes)? {
             LineRead::Eof => return Ok(()),
@@ -62,7 +67,7 @@ fn serve_bounded(
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match respond(&line) {
+                match respond(&line, &mut version) {
                     Some(answer) => answer,
                     None => return Ok(()),
                 }
@@ -82,8 +87,9 @@ fn serve_bounded(
     }
 }
 
-/// The answer to one request line; `None` for `stop`.
-fn respond(line: &[u8]) -> Option<Value> {
+/// The answer to one request line; `None` for `stop`. A `start` it accepts sets
+/// `version`.
+fn respond(line: &[u8], version: &mut u64) -> Option<Value> {
     let request: Value = match serde_json::from_slice(line) {
         Ok(request) => request,
         Err(error) => {
@@ -98,8 +104,8 @@ fn respond(line: &[u8]) -> Option<Value> {
     };
     let seq = request.get("seq").cloned().unwrap_or(Value::Null);
     match request.get("cmd").and_then(Value::as_str) {
-        Some("start") => Some(start(&request)),
-        Some("run") => Some(run(seq, request)),
+        Some("start") => Some(start(&request, version)),
+        Some("run") => Some(run(seq, request, *version)),
         Some("stop") => None,
         Some(other) => Some(errored(seq, format!("unknown command {other:?}"))),
         None => Some(errored(
@@ -112,21 +118,29 @@ fn respond(line: &[u8]) -> Option<Value> {
     }
 }
 
-fn start(request: &Value) -> Value {
+fn start(request: &Value, version: &mut u64) -> Value {
     match request.get("protocol") {
-        Some(version) if version.as_u64() == Some(PROTOCOL_VERSION) => json!({
-            "ok": true,
-            "implementation": {
-                "name": "zarr-reshape",
-                "version": env!("CARGO_PKG_VERSION"),
-                "language": "rust",
-            },
-            "operations": ALL_OPERATIONS,
-        }),
+        Some(offered)
+            if offered
+                .as_u64()
+                .is_some_and(|v| (OLDEST_PROTOCOL..=PROTOCOL_VERSION).contains(&v)) =>
+        {
+            *version = offered.as_u64().unwrap_or(PROTOCOL_VERSION);
+            json!({
+                "ok": true,
+                "implementation": {
+                    "name": "zarr-reshape",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "language": "rust",
+                },
+                "operations": ALL_OPERATIONS,
+            })
+        }
         other => json!({
             "ok": false,
             "error": format!(
-                "protocol {} is not spoken here; this adapter speaks protocol {PROTOCOL_VERSION}",
+                "protocol {} is not spoken here; this adapter speaks protocols \
+                 {OLDEST_PROTOCOL} to {PROTOCOL_VERSION}",
                 other.map_or_else(|| "(none given)".to_string(), ToString::to_string)
             ),
         }),
@@ -135,7 +149,7 @@ fn start(request: &Value) -> Value {
 
 /// Answers a run request; the request's JSON is dropped before the case runs, and
 /// the output moved into the answer, so that no array is held twice more than needed.
-fn run(seq: Value, request: Value) -> Value {
+fn run(seq: Value, request: Value, version: u64) -> Value {
     let Some(case) = request.get("case") else {
         return errored(seq, "a run request needs a case".into());
     };
@@ -143,8 +157,11 @@ fn run(seq: Value, request: Value) -> Value {
     drop(request);
     match case {
         Ok(case) => {
-            let result = match reference::run(&case) {
+            let result = match catch_panic(|| reference::run(&case)) {
                 Answer::Output(output) => Value::Object(output),
+                Answer::Crashed { message } if version < PROTOCOL_VERSION => {
+                    Answer::Errored { message }.to_json()
+                }
                 other => other.to_json(),
             };
             drop(case);
@@ -195,7 +212,7 @@ mod tests {
 
     #[test]
     fn start_announces_the_reference_and_every_operation() {
-        let got = answers("{\"cmd\": \"start\", \"protocol\": 1}\n", 1000);
+        let got = answers("{\"cmd\": \"start\", \"protocol\": 2}\n", 1000);
         assert_eq!(got[0]["ok"], true);
         assert_eq!(got[0]["implementation"]["name"], "zarr-reshape");
         assert_eq!(
@@ -206,10 +223,17 @@ mod tests {
     }
 
     #[test]
-    fn start_refuses_another_protocol_version() {
-        let got = answers("{\"cmd\": \"start\", \"protocol\": 2}\n", 1000);
-        assert_eq!(got[0]["ok"], false);
-        assert!(got[0]["error"].as_str().unwrap().contains("protocol 2"));
+    fn start_accepts_versions_one_and_two_and_refuses_others() {
+        let got = answers("{\"cmd\": \"start\", \"protocol\": 1}\n", 1000);
+        assert_eq!(got[0]["ok"], true);
+        for other in ["3", "0", "\"2\""] {
+            let got = answers(
+                &format!("{{\"cmd\": \"start\", \"protocol\": {other}}}\n"),
+                1000,
+            );
+            assert_eq!(got[0]["ok"], false, "{other}");
+            assert!(got[0]["error"].as_str().unwrap().contains(other), "{other}");
+        }
     }
 
     #[test]

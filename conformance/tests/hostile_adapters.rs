@@ -163,6 +163,18 @@ fn a_result_member_of_the_wrong_type_is_a_protocol_violation_saying_what() {
             "errored.message must be a string, got []",
         ),
         (
+            json!({"crashed": {"message": 7}}),
+            "crashed.message must be a string, got 7",
+        ),
+        (
+            json!({"crashed": "boom"}),
+            "crashed must be an object, got \"boom\"",
+        ),
+        (
+            json!({"error": {"class": null, "message": "m"}, "crashed": {"message": "m"}}),
+            "holds error and crashed",
+        ),
+        (
             json!({"error": {"class": null, "message": "m"}, "skipped": {"reason": "r"}}),
             "holds error and skipped",
         ),
@@ -199,6 +211,13 @@ fn a_well_formed_result_is_read_and_unknown_members_are_ignored() {
         Answer::Error {
             class: None,
             message: "m".into()
+        }
+    );
+    let crashed = json!({"crashed": {"message": "panic: overflow", "at": "x.rs:1"}});
+    assert_eq!(
+        read_result(&crashed),
+        Answer::Crashed {
+            message: "panic: overflow".into()
         }
     );
     let skipped = json!({"skipped": {"reason": "r", "since": "1.0"}});
@@ -293,17 +312,22 @@ fn panics_on_the_third(case: &Case) -> Answer {
 }
 
 #[test]
-fn an_in_process_panic_is_that_case_errored_answer_and_the_run_goes_on() {
+fn an_in_process_panic_is_that_case_crashed_answer_and_the_run_goes_on() {
     let mut implementation =
         Reference::with_case_function(panics_on_the_third, Duration::from_secs(5));
     let report = run_all(&mut implementation);
     let mut expected = ["pass"; CASES];
-    expected[2] = "error";
+    expected[2] = "crash";
     assert_eq!(outcomes(&report), expected.join(" "));
     assert_eq!(
-        errored_message(&report.records[2]),
-        "the implementation panicked: hostile: a panic inside the implementation"
+        report.records[2].answer,
+        Answer::Crashed {
+            message: "the implementation panicked: hostile: a panic inside the implementation"
+                .into()
+        }
     );
+    assert!(report.records[2].breaks_run(), "a crash breaks the run");
+    assert!(!report.succeeded());
 }
 
 /// The reference, but the fifth case never ends (for the test's purposes).

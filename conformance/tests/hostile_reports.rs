@@ -17,7 +17,9 @@ use zarr_reshape_conformance::answer::Answer;
 use zarr_reshape_conformance::check_spec::{self, Kind, MAX_DOCUMENT_BYTES, render};
 use zarr_reshape_conformance::judge::Outcome;
 use zarr_reshape_conformance::report::{junit, markdown, text};
-use zarr_reshape_conformance::run::{CaseRecord, ImplementationInfo, RunReport};
+use zarr_reshape_conformance::run::{
+    CaseRecord, ImplementationInfo, KnownFailure, ListedOutcome, RunReport,
+};
 use zarr_reshape_conformance::vector::{self, MAX_FOLDER_DEPTH};
 
 /// Every kind of character a report medium must not receive raw: XML-forbidden
@@ -41,6 +43,8 @@ fn hostile_report() -> RunReport {
         Outcome::Error(HOSTILE.into()),
         Outcome::Skip(HOSTILE.into()),
         Outcome::Fail(HOSTILE.into()),
+        Outcome::Crash(HOSTILE.into()),
+        Outcome::Crash(HOSTILE.into()),
     ];
     let records = outcomes
         .into_iter()
@@ -54,7 +58,15 @@ fn hostile_report() -> RunReport {
                 answer: Answer::Errored {
                     message: HOSTILE.into(),
                 },
-                known_failure: (i == 4).then(|| HOSTILE.to_string()),
+                // Listed from the fifth on: the sixth as it ended, the others otherwise.
+                known_failure: (i >= 4).then(|| KnownFailure {
+                    reason: HOSTILE.into(),
+                    outcome: if i == 6 {
+                        ListedOutcome::Fail
+                    } else {
+                        ListedOutcome::Crash
+                    },
+                }),
                 outcome,
                 duration: Duration::from_micros(10),
                 stderr: format!("{HOSTILE}\n{HOSTILE}\n"),
@@ -67,6 +79,7 @@ fn hostile_report() -> RunReport {
             version: HOSTILE.into(),
             language: HOSTILE.into(),
             operations: vec!["resolve".into()],
+            protocol: 1,
         },
         suite_version: 1,
         records,
@@ -87,8 +100,8 @@ fn junit_is_well_formed_xml_whatever_the_texts_hold() {
         .collect();
     assert_eq!(
         names.len(),
-        7,
-        "five cases, a stale expectation, the interruption"
+        9,
+        "seven cases, a stale expectation, the interruption"
     );
     // Replaced visibly, not dropped: a reader still sees what was there.
     assert!(
@@ -116,7 +129,7 @@ fn markdown_keeps_each_table_row_on_one_line_and_no_raw_html() {
     for row in rows {
         // Cells split at the pipes that are not backslash-escaped.
         let cells = row.replace("\\|", "").matches('|').count();
-        assert_eq!(cells, 8, "seven cells: {row}");
+        assert_eq!(cells, 9, "eight cells: {row}");
     }
     // Every item of the collapsed list is one line starting with a dash.
     let details = out.split("<details>").nth(1).unwrap();
@@ -124,7 +137,7 @@ fn markdown_keeps_each_table_row_on_one_line_and_no_raw_html() {
         .lines()
         .filter(|line| line.starts_with("- "))
         .count();
-    assert_eq!(items, 3, "{out}");
+    assert_eq!(items, 5, "{out}");
 }
 
 /// `text` without its code spans: a run of backticks (not backslash-escaped)

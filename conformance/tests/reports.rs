@@ -31,6 +31,18 @@ reason = "a repeated -1 is taken for a second inferred size"
 ids = ["input-dims.prefix/a-case-since-removed"]
 clause = "input-dims.prefix"
 reason = "listed before the case was renamed"
+
+[[failure]]
+ids = ["limits.u64/auto-product-two-to-the-64"]
+clause = "limits.u64"
+reason = "the product of the extents overflows and panics"
+source = "src/array/codec/array_to_array/reshape.rs:80"
+outcome = "crash"
+
+[[failure]]
+ids = ["limits.u64/size-two-to-the-64"]
+clause = "limits.u64"
+reason = "listed as a wrong answer, but it crashes"
 "#;
 
 fn spec_cases() -> PathBuf {
@@ -50,6 +62,7 @@ fn records() -> Vec<CaseRecord> {
     let timeout = "no answer within 10 s (timeout); the adapter was restarted";
     let crash = "the adapter exited with status 101 before answering";
     let repeated = json!({"class": "repeated-auto", "message": "-1 occurs more than once"});
+    let panic = json!({"crashed": {"message": "panic: attempt to multiply with overflow (at reshape.rs:80:14)"}});
     let answers = [
         (
             "codec.name/name-reshape",
@@ -92,6 +105,13 @@ fn records() -> Vec<CaseRecord> {
             json!({"skipped": {"reason": SKIP}}),
             0,
         ),
+        ("limits.u64/auto-product-beyond-u64", panic.clone(), 2_000),
+        (
+            "limits.u64/auto-product-two-to-the-64",
+            panic.clone(),
+            2_000,
+        ),
+        ("limits.u64/size-two-to-the-64", panic, 2_000),
     ];
     answers
         .into_iter()
@@ -102,7 +122,7 @@ fn records() -> Vec<CaseRecord> {
             let answer = Answer::from_json(&answer);
             CaseRecord {
                 outcome: judge(&case, &answer, ClassCheck::WhenNamed),
-                known_failure: expectations.reason(id).map(str::to_string),
+                known_failure: expectations.known(id).cloned(),
                 stderr: if id.starts_with("limits.u64/") {
                     PANIC
                 } else {
@@ -124,6 +144,7 @@ fn report() -> RunReport {
             version: "0.23.14".into(),
             language: "rust".into(),
             operations: vec!["resolve".into()],
+            protocol: 2,
         },
         suite_version: vector::FORMAT,
         records: records(),
@@ -142,13 +163,15 @@ fn interrupted() -> RunReport {
     report
 }
 
-/// A run with passes and a listed known failure only.
+/// A run with passes and listed known failures only: a wrong answer and a crash,
+/// each listed with its outcome.
 fn clean() -> RunReport {
     let mut report = report();
     report.records.retain(|r| {
         r.case.id.ends_with("name-reshape")
             || r.case.id.ends_with("auto-before-group")
             || r.case.id.ends_with("leading-dim-after-group")
+            || r.case.id.ends_with("auto-product-two-to-the-64")
     });
     report.stale_expectations.clear();
     report
@@ -171,6 +194,9 @@ fn the_fixture_covers_every_kind_of_record() {
             Status::Error,
             Status::Skip,
             Status::Skip,
+            Status::Crash,
+            Status::KnownFailure,
+            Status::Crash,
         ]
     );
     assert!(!report.succeeded());
@@ -191,7 +217,7 @@ fn text_summary_of_an_interrupted_run() {
 fn text_summary_of_a_clean_run_ends_with_passed() {
     let summary = text::summary(&clean());
     let last = summary.lines().last().unwrap();
-    assert_eq!(last, "PASSED: no MUST case fails (1 known failure)");
+    assert_eq!(last, "PASSED: no MUST case fails (2 known failures)");
     assert!(!summary.contains("break the run ("));
 }
 
@@ -252,8 +278,8 @@ fn jsonl_lines_match_the_schema_header_cases_footer() {
     assert_eq!(footer["succeeded"], false);
     assert_eq!(
         footer["counts"],
-        json!({"total": 9, "pass": 3, "fail": 1, "error": 2, "skip": 2,
-               "known_failure": 1, "unexpected_pass": 1, "breaking": 3})
+        json!({"total": 12, "pass": 3, "fail": 1, "error": 2, "crash": 2, "skip": 2,
+               "known_failure": 2, "unexpected_pass": 1, "breaking": 6})
     );
     assert_eq!(
         footer["stale_expectations"],
@@ -315,11 +341,12 @@ fn junit_maps_outcomes_to_failure_error_and_skipped() {
     let doc = roxmltree::Document::parse(&xml).unwrap();
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "testsuites");
-    // 9 cases plus the stale expectation; the unexpected pass and the stale entry are failures.
-    assert_eq!(root.attribute("tests"), Some("10"));
+    // 12 cases plus the stale expectation; the unexpected pass and the stale entry
+    // are failures, the crashes errors, the known failures skipped.
+    assert_eq!(root.attribute("tests"), Some("13"));
     assert_eq!(root.attribute("failures"), Some("3"));
-    assert_eq!(root.attribute("errors"), Some("2"));
-    assert_eq!(root.attribute("skipped"), Some("3"));
+    assert_eq!(root.attribute("errors"), Some("4"));
+    assert_eq!(root.attribute("skipped"), Some("4"));
     let suites: Vec<&str> = root
         .children()
         .filter(|n| n.has_tag_name("testsuite"))
@@ -376,6 +403,28 @@ fn junit_maps_outcomes_to_failure_error_and_skipped() {
             .contains("attempt to multiply with overflow")
     );
 
+    let crashed = child("limits.u64/auto-product-beyond-u64", "error").unwrap();
+    let message = crashed.attribute("message").unwrap();
+    assert!(
+        message.starts_with("crash: panic: attempt to multiply"),
+        "{message}"
+    );
+    let listed_otherwise = child("limits.u64/size-two-to-the-64", "error").unwrap();
+    let message = listed_otherwise.attribute("message").unwrap();
+    assert!(message.starts_with("crash: "), "{message}");
+    assert!(
+        message
+            .ends_with("(listed as fail: listed as a wrong answer, but it crashes (limits.u64))"),
+        "{message}"
+    );
+    let known_crash = child("limits.u64/auto-product-two-to-the-64", "skipped").unwrap();
+    assert!(
+        known_crash
+            .attribute("message")
+            .unwrap()
+            .starts_with("known failure: the product of the extents overflows")
+    );
+
     let known = child("input-dims.prefix/leading-dim-after-group", "skipped").unwrap();
     assert!(
         known
@@ -425,5 +474,5 @@ fn junit_of_a_clean_run_has_no_failure_or_error() {
     let root = doc.root_element();
     assert_eq!(root.attribute("failures"), Some("0"));
     assert_eq!(root.attribute("errors"), Some("0"));
-    assert_eq!(root.attribute("skipped"), Some("1"));
+    assert_eq!(root.attribute("skipped"), Some("2"));
 }

@@ -1,6 +1,7 @@
 //! An implementation under test as a long-lived adapter process speaking the
-//! adapter protocol (version 1, `DESIGN.md`): one JSON object per line on stdin and
-//! stdout, stderr captured for the report.
+//! adapter protocol (version 2, or 1 for an adapter that refuses 2;
+//! `conformance/PROTOCOL.md`): one JSON object per line on stdin and stdout,
+//! stderr captured for the report.
 //!
 //! The runner owns the judgement of every fault, and every case gets exactly one
 //! answer whatever the process does:
@@ -40,6 +41,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use self::child::{Child, Event};
+use self::protocol::{OLDEST_PROTOCOL, PROTOCOL_VERSION, StartFailure};
 use self::stderr::Capture;
 use crate::answer::Answer;
 use crate::run::{Implementation, ImplementationInfo};
@@ -90,15 +92,28 @@ pub struct AdapterProcess {
 
 impl AdapterProcess {
     /// Spawns `command` (argv: the program, then its arguments; no shell) and
-    /// performs the `start` handshake.
+    /// performs the `start` handshake, offering protocol version 2; when the
+    /// adapter refuses it (`ok: false`), a new process is offered version 1 (the
+    /// run goes on in version 1, its reports say so).
     ///
     /// # Errors
-    /// When the process cannot be started, exits, refuses (`ok: false`), answers
+    /// When the process cannot be started, exits, refuses both versions, answers
     /// something else than a `start` answer, or does not answer within
     /// [`AdapterOptions::start_timeout`]: the reason, then the captured stderr.
     pub fn start(command: &[String], options: AdapterOptions) -> Result<Self, String> {
         let stderr = Arc::new(Capture::new(options.max_stderr_bytes));
-        match launch(command, &options, &stderr) {
+        let started = match launch(command, &options, &stderr, PROTOCOL_VERSION) {
+            Err(StartFailure::Refused(newer)) => {
+                stderr.note(format!(
+                    "{newer}; offering protocol {OLDEST_PROTOCOL} to a new process \
+                     (version {OLDEST_PROTOCOL} has no crashed result)"
+                ));
+                launch(command, &options, &stderr, OLDEST_PROTOCOL)
+                    .map_err(|older| format!("{newer}; then {}", older.into_text()))
+            }
+            other => other.map_err(StartFailure::into_text),
+        };
+        match started {
             Ok((child, info)) => Ok(Self {
                 command: command.to_vec(),
                 options,
@@ -140,51 +155,60 @@ impl AdapterProcess {
                 "restart {} of {} after: {}",
                 self.restarts, self.options.restart_budget, self.last_fault
             ));
-            match launch(&self.command, &self.options, &self.stderr) {
-                Ok((child, _)) => self.child = Some(child),
+            match launch(
+                &self.command,
+                &self.options,
+                &self.stderr,
+                self.info.protocol,
+            ) {
                 Err(reason) => {
+                    let reason = reason.into_text();
                     self.stderr.note(format!("the restart failed: {reason}"));
                     self.last_fault = format!("a restart failed: {reason}");
                 }
+                Ok((child, _)) => self.child = Some(child),
             }
         }
         Ok(())
     }
 }
 
-/// Spawns the process and performs the `start` handshake.
+/// Spawns the process and performs the `start` handshake, offering `version`.
 fn launch(
     command: &[String],
     options: &AdapterOptions,
     capture: &Arc<Capture>,
-) -> Result<(Child, ImplementationInfo), String> {
-    let mut child = Child::spawn(command, options.max_line_bytes, capture)?;
-    let _ = child.send(protocol::start_request());
+    version: u64,
+) -> Result<(Child, ImplementationInfo), StartFailure> {
+    let mut child =
+        Child::spawn(command, options.max_line_bytes, capture).map_err(StartFailure::Other)?;
+    let _ = child.send(protocol::start_request(version));
     let outcome = match child.events.recv_timeout(options.start_timeout) {
         Ok(Event::Line(line)) => serde_json::from_slice::<Value>(&line)
             .map_err(|error| {
-                format!(
+                StartFailure::Other(format!(
                     "the answer to start is not JSON ({error}): {}",
                     protocol::excerpt_bytes(&line)
-                )
+                ))
             })
-            .and_then(|value| protocol::parse_start(&value)),
-        Ok(Event::TooLong) => Err(format!(
+            .and_then(|value| protocol::parse_start(&value, version)),
+        Ok(Event::TooLong) => Err(StartFailure::Other(format!(
             "the answer to start is longer than {} bytes",
             options.max_line_bytes
-        )),
-        Ok(Event::Closed(why) | Event::WriteFailed(why)) => Err(format!(
+        ))),
+        Ok(Event::Closed(why) | Event::WriteFailed(why)) => Err(StartFailure::Other(format!(
             "the adapter exited during start: {} ({why})",
             child.reap()
-        )),
-        Err(RecvTimeoutError::Disconnected) => {
-            Err(format!("the adapter exited during start: {}", child.reap()))
-        }
-        Err(RecvTimeoutError::Timeout) => Err(format!(
+        ))),
+        Err(RecvTimeoutError::Disconnected) => Err(StartFailure::Other(format!(
+            "the adapter exited during start: {}",
+            child.reap()
+        ))),
+        Err(RecvTimeoutError::Timeout) => Err(StartFailure::Other(format!(
             "no answer to start within {} ms (the adapter was killed: {})",
             options.start_timeout.as_millis(),
             child.kill()
-        )),
+        ))),
     };
     match outcome {
         Ok(info) => Ok((child, info)),

@@ -1,12 +1,18 @@
-//! The messages of the adapter protocol (version 1, `DESIGN.md`): requests as
-//! lines, and the `start` answer read into [`ImplementationInfo`].
+//! The messages of the adapter protocol (version 2, `conformance/PROTOCOL.md`):
+//! requests as lines, and the `start` answer read into [`ImplementationInfo`].
 
 use serde_json::{Value, json};
 
 use crate::run::ImplementationInfo;
 
-/// The protocol version spoken here.
-pub const PROTOCOL_VERSION: u64 = 1;
+/// The protocol version spoken here, offered first in `start`. Version 2 added the
+/// `crashed` result.
+pub const PROTOCOL_VERSION: u64 = 2;
+
+/// The oldest version still read: offered in a second `start`, to a new process,
+/// when an adapter refuses [`PROTOCOL_VERSION`]. A version 1 adapter has no
+/// `crashed` result; its reports say so.
+pub const OLDEST_PROTOCOL: u64 = 1;
 
 /// The operations of the first vector format, in its order; an adapter whose
 /// `start` answer lists no `operations` supports these five. Later operations
@@ -31,9 +37,28 @@ pub(crate) fn line(value: &Value) -> Vec<u8> {
     bytes
 }
 
-/// `{"cmd": "start", "protocol": 1}`.
-pub(crate) fn start_request() -> Vec<u8> {
-    line(&json!({"cmd": "start", "protocol": PROTOCOL_VERSION}))
+/// `{"cmd": "start", "protocol": version}`.
+pub(crate) fn start_request(version: u64) -> Vec<u8> {
+    line(&json!({"cmd": "start", "protocol": version}))
+}
+
+/// Why `start` did not succeed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StartFailure {
+    /// The adapter answered `"ok": false`, with this text: it may speak an older
+    /// protocol version.
+    Refused(String),
+    /// Anything else: no answer, a malformed one, an exit.
+    Other(String),
+}
+
+impl StartFailure {
+    /// What went wrong, for people.
+    pub(crate) fn into_text(self) -> String {
+        match self {
+            Self::Refused(text) | Self::Other(text) => text,
+        }
+    }
 }
 
 /// `{"cmd": "run", "seq": n, "case": ...}`, the case object as written.
@@ -46,32 +71,40 @@ pub(crate) fn stop_request() -> Vec<u8> {
     line(&json!({"cmd": "stop"}))
 }
 
-/// Reads the answer to `start`.
+/// Reads the answer to a `start` that offered `version`.
 ///
 /// # Errors
-/// The reason, when the answer is `ok: false` or not of the protocol's form.
-pub(crate) fn parse_start(answer: &Value) -> Result<ImplementationInfo, String> {
+/// The reason, when the answer is `ok: false` ([`StartFailure::Refused`]) or not
+/// of the protocol's form.
+pub(crate) fn parse_start(
+    answer: &Value,
+    version: u64,
+) -> Result<ImplementationInfo, StartFailure> {
+    if let Some(Value::Bool(false)) = answer.get("ok") {
+        let reason = answer
+            .get("error")
+            .and_then(Value::as_str)
+            .unwrap_or("no reason given");
+        return Err(StartFailure::Refused(format!(
+            "the adapter refused to start (protocol {version}): {reason}"
+        )));
+    }
+    read_start(answer, version).map_err(StartFailure::Other)
+}
+
+/// Reads an answer to `start` that is not a refusal.
+fn read_start(answer: &Value, version: u64) -> Result<ImplementationInfo, String> {
     let object = answer.as_object().ok_or_else(|| {
         format!(
             "the answer to start is not a JSON object: {}",
             excerpt(answer)
         )
     })?;
-    match object.get("ok") {
-        Some(Value::Bool(true)) => {}
-        Some(Value::Bool(false)) => {
-            let reason = object
-                .get("error")
-                .and_then(Value::as_str)
-                .unwrap_or("no reason given");
-            return Err(format!("the adapter refused to start: {reason}"));
-        }
-        _ => {
-            return Err(format!(
-                "the answer to start needs \"ok\": true or false: {}",
-                excerpt(answer)
-            ));
-        }
+    if object.get("ok") != Some(&Value::Bool(true)) {
+        return Err(format!(
+            "the answer to start needs \"ok\": true or false: {}",
+            excerpt(answer)
+        ));
     }
     let text = |name: &str| -> Result<String, String> {
         object
@@ -98,6 +131,7 @@ pub(crate) fn parse_start(answer: &Value) -> Result<ImplementationInfo, String> 
         version: text("version")?,
         language: text("language")?,
         operations,
+        protocol: version,
     })
 }
 
@@ -127,35 +161,44 @@ mod tests {
 
     #[test]
     fn a_start_answer_without_operations_supports_all_five() {
-        let info = parse_start(&json!({
-            "ok": true,
-            "implementation": {"name": "x", "version": "1", "language": "c"}
-        }))
+        let info = parse_start(
+            &json!({
+                "ok": true,
+                "implementation": {"name": "x", "version": "1", "language": "c"}
+            }),
+            PROTOCOL_VERSION,
+        )
         .unwrap();
         assert_eq!(info.operations, OPERATIONS);
-        let info = parse_start(&json!({
-            "ok": true,
-            "implementation": {"name": "x", "version": "1", "language": "c"},
-            "operations": ["resolve"]
-        }))
+        assert_eq!(info.protocol, PROTOCOL_VERSION);
+        let info = parse_start(
+            &json!({
+                "ok": true,
+                "implementation": {"name": "x", "version": "1", "language": "c"},
+                "operations": ["resolve"]
+            }),
+            OLDEST_PROTOCOL,
+        )
         .unwrap();
         assert_eq!(info.operations, ["resolve"]);
+        assert_eq!(info.protocol, OLDEST_PROTOCOL);
     }
 
     #[test]
     fn a_refusal_or_a_malformed_start_answer_is_an_error() {
-        let refusal = parse_start(&json!({"ok": false, "error": "protocol 1 unknown"}));
-        assert!(refusal.unwrap_err().contains("protocol 1 unknown"));
-        assert!(parse_start(&json!({"ok": true})).is_err());
-        assert!(parse_start(&json!([1])).is_err());
+        let refusal = parse_start(&json!({"ok": false, "error": "protocol 2 unknown"}), 2);
         assert!(
-            parse_start(&json!({
-                "ok": true,
-                "implementation": {"name": "x", "version": "1", "language": "c"},
-                "operations": "resolve"
-            }))
-            .is_err()
+            matches!(refusal, Err(StartFailure::Refused(text)) if text.contains("protocol 2 unknown"))
         );
+        let other = |answer: Value| matches!(parse_start(&answer, 2), Err(StartFailure::Other(_)));
+        assert!(other(json!({"ok": true})));
+        assert!(other(json!({"ok": "false"})));
+        assert!(other(json!([1])));
+        assert!(other(json!({
+            "ok": true,
+            "implementation": {"name": "x", "version": "1", "language": "c"},
+            "operations": "resolve"
+        })));
     }
 
     #[test]

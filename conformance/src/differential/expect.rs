@@ -51,7 +51,9 @@ pub fn expected_case(json: &Value) -> Result<Case, String> {
             };
             (expect, classes)
         }
-        Answer::Skipped { reason } | Answer::Errored { message: reason } => {
+        Answer::Skipped { reason }
+        | Answer::Errored { message: reason }
+        | Answer::Crashed { message: reason } => {
             return Err(format!("the reference gave no answer: {reason}"));
         }
     };

@@ -76,8 +76,7 @@ impl Finding {
     /// no answer at all (a crash, a timeout or a protocol fault fails at every level).
     #[must_use]
     pub fn fatal(&self) -> bool {
-        self.silenced.is_none()
-            && (self.case.level == "must" || matches!(self.outcome, Outcome::Error(_)))
+        self.silenced.is_none() && (self.case.level == "must" || self.outcome.is_fault())
     }
 
     /// The ready-to-commit vector file (format 1) holding the shrunk case.
@@ -176,6 +175,7 @@ fn signature(case: &Case, answer: &Answer) -> String {
         Answer::Error { class, .. } => class.clone().unwrap_or_else(|| "unnamed".into()),
         Answer::Skipped { .. } => "skipped".into(),
         Answer::Errored { .. } => "errored".into(),
+        Answer::Crashed { .. } => "crashed".into(),
     };
     let clause = case.clauses.first().map_or("", String::as_str);
     // A codec the reference rejects is the same finding whatever the operation.

@@ -14,8 +14,10 @@ use crate::run::{CaseRecord, ImplementationInfo, RunReport, expected_json};
 
 use super::{Tally, reason};
 
-/// The version of this report layout (the `format` member of the header).
-pub const FORMAT: u64 = 1;
+/// The version of this report layout (the `format` member of the header). Format
+/// 2 added the `crash` outcome and count, `known_outcome` and the implementation's
+/// `protocol`.
+pub const FORMAT: u64 = 2;
 
 /// Writes a JSON-lines report as the run goes.
 #[derive(Debug)]
@@ -83,6 +85,7 @@ struct Implementation<'a> {
     version: &'a str,
     language: &'a str,
     operations: &'a [String],
+    protocol: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -103,6 +106,7 @@ pub struct CaseLine<'a> {
     outcome: &'static str,
     reason: Option<&'a str>,
     known_failure: Option<&'a str>,
+    known_outcome: Option<&'static str>,
     breaks_run: bool,
     expected: Value,
     answer: Value,
@@ -122,14 +126,15 @@ pub struct Footer<'a> {
     duration_ms: Value,
 }
 
-/// The footer's counts: every case is in exactly one of pass, fail, error, skip and
-/// known_failure; `unexpected_pass` is part of `pass`.
+/// The footer's counts: every case is in exactly one of pass, fail, error, crash,
+/// skip and known_failure; `unexpected_pass` is part of `pass`.
 #[derive(Debug, Serialize)]
 struct Counts {
     total: usize,
     pass: usize,
     fail: usize,
     error: usize,
+    crash: usize,
     skip: usize,
     known_failure: usize,
     unexpected_pass: usize,
@@ -147,6 +152,7 @@ pub fn header_line(implementation: &ImplementationInfo, suite_version: u64) -> H
             version: &implementation.version,
             language: &implementation.language,
             operations: &implementation.operations,
+            protocol: implementation.protocol,
         },
         suite_version,
         runner: Runner {
@@ -168,7 +174,14 @@ pub fn case_line(record: &CaseRecord) -> CaseLine<'_> {
         operation: case.operation.name(),
         outcome: record.outcome.name(),
         reason: Some(reason(&record.outcome)).filter(|why| !why.is_empty()),
-        known_failure: record.known_failure.as_deref(),
+        known_failure: record
+            .known_failure
+            .as_ref()
+            .map(|known| known.reason.as_str()),
+        known_outcome: record
+            .known_failure
+            .as_ref()
+            .map(|known| known.outcome.name()),
         breaks_run: record.breaks_run(),
         expected: expected_json(case),
         answer: record.answer.to_json(),
@@ -190,6 +203,7 @@ pub fn footer_line(report: &RunReport) -> Footer<'_> {
             pass: tally.pass,
             fail: tally.fail,
             error: tally.error,
+            crash: tally.crash,
             skip: tally.skip,
             known_failure: tally.known_failure,
             unexpected_pass: tally.unexpected_pass,

@@ -2,7 +2,9 @@
 //!
 //! One `<testsuite>` per first clause, one `<testcase>` per case (`name` = case id,
 //! `classname` = clause). A fail is a `<failure>` (its `type` is the case's level),
-//! an error (crash, timeout, protocol fault) an `<error>`, a skip a `<skipped>`.
+//! an error (a timeout, a process death, a protocol fault) an `<error>`, a crash an
+//! `<error>` whose message starts with `crash: `, a skip a `<skipped>`. A listed
+//! case that ended in another outcome than the one listed says so in its message.
 //! A known failure is reported as `<skipped message="known failure: ...">`, so a
 //! dashboard does not go red for a divergence the expectations file lists; an
 //! unexpected pass is a `<failure type="unexpected-pass">`, as it fails the run.
@@ -21,7 +23,7 @@ use crate::judge::Outcome;
 use crate::run::{CaseRecord, RunReport, expected_json};
 
 use super::escape::xml;
-use super::{Status, clause_of, compact, reason};
+use super::{Status, clause_of, compact, listed_otherwise, listed_reason, reason};
 
 /// The name of the suite that holds run-level faults.
 pub const RUN_SUITE: &str = "(run)";
@@ -70,7 +72,7 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
             compact(&record.answer.to_json())
         ))
     };
-    let listed = record.known_failure.as_deref().unwrap_or_default();
+    let listed = listed_reason(record);
     let why = xml(reason(&record.outcome));
     let status = match Status::of(record) {
         Status::Pass => TestCaseStatus::success(),
@@ -96,14 +98,21 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
             status.set_message(why);
             status
         }
-        Status::Fail | Status::Error => {
+        Status::Fail | Status::Error | Status::Crash => {
             let kind = match record.outcome {
-                Outcome::Error(_) => NonSuccessKind::Error,
+                Outcome::Error(_) | Outcome::Crash(_) => NonSuccessKind::Error,
                 _ => NonSuccessKind::Failure,
             };
+            let mut message = match record.outcome {
+                Outcome::Crash(_) => format!("crash: {why}"),
+                _ => why,
+            };
+            if let Some(outcome) = listed_otherwise(record) {
+                message = format!("{message} (listed as {outcome}: {})", xml(listed));
+            }
             let mut status = TestCaseStatus::non_success(kind);
             status
-                .set_message(why)
+                .set_message(message)
                 .set_type(xml(&record.case.level))
                 .set_description(details());
             status

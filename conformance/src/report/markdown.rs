@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 use crate::run::{CaseRecord, RunReport};
 
 use super::escape::{markdown as escape, markdown_code as code};
-use super::{Status, Tally, by_clause, one_line, plural, reason, verdict};
+use super::{
+    Status, Tally, by_clause, listed_otherwise, listed_reason, one_line, plural, protocol_note,
+    reason, verdict,
+};
 
 /// The Markdown summary of a run: a heading naming the implementation, the
 /// totals and verdict, a table per clause, and a collapsed list of the cases that
@@ -25,41 +28,46 @@ pub fn render(report: &RunReport) -> String {
     );
     let _ = writeln!(
         out,
-        "Suite version {}, {}: {} pass, {} fail, {} error, {} skip, {}.\n",
+        "Suite version {}, {}: {} pass, {} fail, {} error, {} crash, {} skip, {}.\n",
         report.suite_version,
         plural(tally.total(), "case", "cases"),
         tally.pass,
         tally.fail,
         tally.error,
+        tally.crash,
         tally.skip,
         plural(tally.known_failure, "known failure", "known failures"),
     );
     let _ = writeln!(out, "**{}**\n", escape(&verdict(report)));
+    if let Some(note) = protocol_note(report) {
+        let _ = writeln!(out, "{}\n", escape(&note));
+    }
 
     let _ = writeln!(
         out,
-        "| clause | level | pass | fail | error | skip | known failures |"
+        "| clause | level | pass | fail | error | crash | skip | known failures |"
     );
-    let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|");
+    let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|");
     for row in by_clause(&report.records) {
         let t = &row.tally;
         let levels: Vec<String> = row.levels.iter().map(|level| escape(level)).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             code(row.clause, true),
             levels.join(", "),
             t.pass,
             t.fail,
             t.error,
+            t.crash,
             t.skip,
             t.known_failure
         );
     }
     let _ = writeln!(
         out,
-        "| **total** | | {} | {} | {} | {} | {} |",
-        tally.pass, tally.fail, tally.error, tally.skip, tally.known_failure
+        "| **total** | | {} | {} | {} | {} | {} | {} |",
+        tally.pass, tally.fail, tally.error, tally.crash, tally.skip, tally.known_failure
     );
 
     let listed: Vec<&CaseRecord> = report
@@ -96,7 +104,7 @@ pub fn render(report: &RunReport) -> String {
 /// One line of the collapsed list.
 fn item(record: &CaseRecord) -> String {
     let case = &record.case;
-    let listed = record.known_failure.as_deref().unwrap_or_default();
+    let listed = listed_reason(record);
     let what = match Status::of(record) {
         Status::KnownFailure => format!(
             "known failure ({}): {}",
@@ -114,7 +122,15 @@ fn item(record: &CaseRecord) -> String {
             } else {
                 name.to_string()
             };
-            format!("{name}: {}", escape(&one_line(reason(&record.outcome))))
+            let mut text = format!("{name}: {}", escape(&one_line(reason(&record.outcome))));
+            if let Some(outcome) = listed_otherwise(record) {
+                let _ = write!(
+                    text,
+                    " (listed as {outcome}: {})",
+                    escape(&one_line(listed))
+                );
+            }
+            text
         }
     };
     format!(

@@ -2,10 +2,12 @@
 //! summary per clause ([`markdown`]), a streaming JSON-lines log ([`jsonl`]) and
 //! JUnit XML ([`junit`]). Their layouts are documented in `conformance/REPORTS.md`.
 //!
-//! Every report counts a record in exactly one of pass, fail, error, skip and known
-//! failure ([`Status`]): a case listed in the expectations file that did not pass is
-//! a known failure, whatever its outcome; a listed case that passed counts as a pass
-//! and is also called out as an unexpected pass, which breaks the run.
+//! Every report counts a record in exactly one of pass, fail, error, crash, skip and
+//! known failure ([`Status`]): a case listed in the expectations file that ended in
+//! the outcome listed (or was skipped) is a known failure; a listed case that
+//! ended in another outcome counts as that outcome, and breaks the run; a listed
+//! case that passed counts as a pass and is also called out as an unexpected pass,
+//! which breaks the run.
 
 pub mod escape;
 pub mod jsonl;
@@ -17,8 +19,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::adapter::protocol::PROTOCOL_VERSION;
 use crate::judge::Outcome;
-use crate::run::{CaseRecord, RunReport};
+use crate::run::{CaseRecord, ListedOutcome, RunReport};
 use crate::vector::Case;
 
 /// The clause name used for a case that names no clause.
@@ -31,13 +34,16 @@ pub enum Status {
     Pass,
     /// Listed as a known failure, but passed: the list is stale and the run fails.
     UnexpectedPass,
-    /// A wrong answer, not listed.
+    /// A wrong answer, not listed with that outcome.
     Fail,
-    /// No usable answer (crash, timeout, protocol fault), not listed.
+    /// No usable answer (a timeout, a process death, a protocol fault), not listed
+    /// with that outcome.
     Error,
+    /// The implementation crashed, not listed with that outcome.
+    Crash,
     /// Skipped by the implementation, not listed.
     Skip,
-    /// Listed in the expectations file, and did not pass.
+    /// Listed in the expectations file, and ended as listed (or was skipped).
     KnownFailure,
 }
 
@@ -45,13 +51,16 @@ impl Status {
     /// How `record` is counted.
     #[must_use]
     pub fn of(record: &CaseRecord) -> Self {
-        match (&record.outcome, record.known_failure.is_some()) {
-            (Outcome::Pass, false) => Self::Pass,
-            (Outcome::Pass, true) => Self::UnexpectedPass,
-            (_, true) => Self::KnownFailure,
-            (Outcome::Fail(_), false) => Self::Fail,
-            (Outcome::Error(_), false) => Self::Error,
-            (Outcome::Skip(_), false) => Self::Skip,
+        if record.is_known_failure() {
+            return Self::KnownFailure;
+        }
+        match &record.outcome {
+            Outcome::Pass if record.known_failure.is_some() => Self::UnexpectedPass,
+            Outcome::Pass => Self::Pass,
+            Outcome::Fail(_) => Self::Fail,
+            Outcome::Error(_) => Self::Error,
+            Outcome::Crash(_) => Self::Crash,
+            Outcome::Skip(_) => Self::Skip,
         }
     }
 }
@@ -63,8 +72,10 @@ pub struct Tally {
     pub pass: usize,
     /// Unlisted wrong answers.
     pub fail: usize,
-    /// Unlisted crashes, timeouts and protocol faults.
+    /// Unlisted timeouts, process deaths and protocol faults.
     pub error: usize,
+    /// Unlisted crashes.
+    pub crash: usize,
     /// Unlisted skips.
     pub skip: usize,
     /// Listed cases that did not pass.
@@ -97,6 +108,7 @@ impl Tally {
             }
             Status::Fail => bump(&mut self.fail),
             Status::Error => bump(&mut self.error),
+            Status::Crash => bump(&mut self.crash),
             Status::Skip => bump(&mut self.skip),
             Status::KnownFailure => bump(&mut self.known_failure),
         }
@@ -112,6 +124,7 @@ impl Tally {
             self.pass,
             self.fail,
             self.error,
+            self.crash,
             self.skip,
             self.known_failure,
         ]
@@ -174,10 +187,39 @@ fn level_rank(level: &str) -> u8 {
 /// The outcome's reason, empty for a pass.
 #[must_use]
 pub fn reason(outcome: &Outcome) -> &str {
-    match outcome {
-        Outcome::Pass => "",
-        Outcome::Fail(why) | Outcome::Error(why) | Outcome::Skip(why) => why,
-    }
+    outcome.reason()
+}
+
+/// The expectations file's reason for a listed record; empty when not listed.
+#[must_use]
+pub fn listed_reason(record: &CaseRecord) -> &str {
+    record
+        .known_failure
+        .as_ref()
+        .map_or("", |known| known.reason.as_str())
+}
+
+/// For a listed record that ended in another outcome than the one listed (not a
+/// pass, not a skip): that listed outcome.
+#[must_use]
+pub fn listed_otherwise(record: &CaseRecord) -> Option<ListedOutcome> {
+    let known = record.known_failure.as_ref()?;
+    let other = !matches!(record.outcome, Outcome::Pass | Outcome::Skip(_))
+        && !known.outcome.matches(&record.outcome);
+    other.then_some(known.outcome)
+}
+
+/// The line a report adds for an implementation speaking an older protocol
+/// version, whose crashes may hide behind error answers; `None` for the current one.
+#[must_use]
+pub fn protocol_note(report: &RunReport) -> Option<String> {
+    let version = report.implementation.protocol;
+    (version < PROTOCOL_VERSION).then(|| {
+        format!(
+            "The adapter speaks protocol {version}, which has no crashed result: a crash it \
+             answers as an error is counted as a rejection. Protocol {PROTOCOL_VERSION} tells them apart."
+        )
+    })
 }
 
 /// The run's verdict in one line, starting with `PASSED`, `FAILED` or `INTERRUPTED`.
@@ -196,6 +238,7 @@ pub fn verdict(report: &RunReport) -> String {
         let kinds: Vec<String> = [
             (count(Status::Fail), "failure", "failures"),
             (count(Status::Error), "error", "errors"),
+            (count(Status::Crash), "crash", "crashes"),
             (
                 count(Status::UnexpectedPass),
                 "unexpected pass",

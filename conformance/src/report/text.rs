@@ -10,13 +10,16 @@ use crate::answer::Answer;
 use crate::run::{CaseRecord, RunReport, expected_json};
 
 use super::escape::terminal as safe;
-use super::{Status, Tally, by_clause, compact, one_line, plural, reason, verdict};
+use super::{
+    Status, Tally, by_clause, compact, listed_otherwise, listed_reason, one_line, plural,
+    protocol_note, reason, verdict,
+};
 
 /// The most lines of a case's stderr shown in the summary.
 const STDERR_LINES: usize = 10;
 
 /// The terminal summary of a run: who was tested, a per-clause table, every
-/// failure and error with its expectation and answer, the known failures,
+/// failure, error and crash with its expectation and answer, the known failures,
 /// unexpected passes and stale expectations, and a final verdict line.
 #[must_use]
 pub fn summary(report: &RunReport) -> String {
@@ -38,15 +41,22 @@ pub fn summary(report: &RunReport) -> String {
             "The run was interrupted: only the cases run are counted."
         );
     }
+    if let Some(note) = protocol_note(report) {
+        let _ = writeln!(out, "{note}");
+    }
     out.push('\n');
     table(&mut out, report);
 
     let broken: Vec<&CaseRecord> = failures(report).filter(|r| r.breaks_run()).collect();
     let other: Vec<&CaseRecord> = failures(report).filter(|r| !r.breaks_run()).collect();
-    section(&mut out, "Failures and errors that break the run", &broken);
     section(
         &mut out,
-        "Failures and errors that do not break the run (level should or interpretation)",
+        "Failures, errors and crashes that break the run",
+        &broken,
+    );
+    section(
+        &mut out,
+        "Failures that do not break the run (level should or interpretation)",
         &other,
     );
     skips(&mut out, report);
@@ -64,7 +74,7 @@ pub fn summary(report: &RunReport) -> String {
                 "  {} [{}]: {}",
                 safe(&record.case.id),
                 record.outcome.name(),
-                safe(record.known_failure.as_deref().unwrap_or_default())
+                safe(listed_reason(record))
             );
         }
     }
@@ -80,7 +90,7 @@ pub fn summary(report: &RunReport) -> String {
                 out,
                 "  {}: listed because {}",
                 safe(&record.case.id),
-                safe(record.known_failure.as_deref().unwrap_or_default())
+                safe(listed_reason(record))
             );
         }
     }
@@ -98,12 +108,12 @@ pub fn summary(report: &RunReport) -> String {
     out
 }
 
-/// The unlisted failures and errors, in run order.
+/// The failures, errors and crashes that are not excused, in run order.
 fn failures(report: &RunReport) -> impl Iterator<Item = &CaseRecord> {
     report
         .records
         .iter()
-        .filter(|r| matches!(Status::of(r), Status::Fail | Status::Error))
+        .filter(|r| matches!(Status::of(r), Status::Fail | Status::Error | Status::Crash))
 }
 
 fn with_status(report: &RunReport, status: Status) -> impl Iterator<Item = &CaseRecord> {
@@ -125,12 +135,16 @@ fn table(out: &mut String, report: &RunReport) {
         .chain(["clause".len(), "total".len()])
         .max()
         .unwrap_or_default();
-    let _ = writeln!(out, "{:<width$}  pass  fail  error  skip  known", "clause");
+    let _ = writeln!(
+        out,
+        "{:<width$}  pass  fail  error  crash  skip  known",
+        "clause"
+    );
     let line = |out: &mut String, name: &str, t: &Tally| {
         let _ = writeln!(
             out,
-            "{name:<width$}  {:>4}  {:>4}  {:>5}  {:>4}  {:>5}",
-            t.pass, t.fail, t.error, t.skip, t.known_failure
+            "{name:<width$}  {:>4}  {:>4}  {:>5}  {:>5}  {:>4}  {:>5}",
+            t.pass, t.fail, t.error, t.crash, t.skip, t.known_failure
         );
     };
     for (clause, tally) in &rows {
@@ -161,12 +175,22 @@ fn section(out: &mut String, title: &str, records: &[&CaseRecord]) {
             "  answered: {}",
             safe(&compact(&record.answer.to_json()))
         );
-        if !matches!(record.answer, Answer::Errored { .. }) {
-            // An adapter fault's reason is its message, already in the answer.
+        if !matches!(
+            record.answer,
+            Answer::Errored { .. } | Answer::Crashed { .. }
+        ) {
+            // A fault's or a crash's reason is its message, already in the answer.
             let _ = writeln!(
                 out,
                 "  why:      {}",
                 safe(&one_line(reason(&record.outcome)))
+            );
+        }
+        if let Some(listed) = listed_otherwise(record) {
+            let _ = writeln!(
+                out,
+                "  listed:   as {listed} in the expectations file, because {}",
+                safe(&one_line(listed_reason(record)))
             );
         }
         stderr(out, &record.stderr);

@@ -1,6 +1,7 @@
 //! The embedded reference, run in-process under the same rules as an adapter: each
 //! case on a worker thread with the run's time limit, a panic caught and recorded
-//! as that case's answer, so the run always ends and every report is complete.
+//! as that case's answer (a crash), so the run always ends and every report is
+//! complete.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
@@ -75,6 +76,7 @@ impl Reference {
                 operations: crate::adapter::protocol::ALL_OPERATIONS
                     .map(String::from)
                     .to_vec(),
+                protocol: crate::adapter::protocol::PROTOCOL_VERSION,
             },
             run_case,
             timeout,
@@ -161,9 +163,9 @@ impl Worker {
     }
 }
 
-/// Runs `run`; a panic becomes an [`Answer::Errored`] carrying its message.
+/// Runs `run`; a panic becomes an [`Answer::Crashed`] carrying its message.
 pub fn catch_panic(run: impl FnOnce() -> Answer) -> Answer {
-    panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|payload| Answer::Errored {
+    panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|payload| Answer::Crashed {
         message: format!(
             "the implementation panicked: {}",
             panic_message(payload.as_ref())

@@ -12,7 +12,7 @@ use crate::answer::Answer;
 use crate::judge::{ClassCheck, Outcome, judge};
 use crate::vector::Case;
 
-pub use expectations::Expectations;
+pub use expectations::{Expectations, KnownFailure, ListedOutcome};
 pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference, catch_panic};
 
 /// Who is under test, as the adapter's `start` answer says.
@@ -26,6 +26,11 @@ pub struct ImplementationInfo {
     pub language: String,
     /// The operations it supports; cases of other operations are skipped.
     pub operations: Vec<String>,
+    /// The adapter protocol version it speaks. Version 1 has no `crashed` result,
+    /// so a crash of a version 1 adapter may hide behind an error answer. The
+    /// in-process reference, whose panics are caught as crashes, counts as the
+    /// current version.
+    pub protocol: u64,
 }
 
 /// An implementation the runner can put cases to.
@@ -33,8 +38,9 @@ pub trait Implementation {
     /// Who it is.
     fn info(&self) -> &ImplementationInfo;
 
-    /// Its answer to one case. Faults of the implementation itself (a crash, a
-    /// timeout, garbage) are answered as [`Answer::Errored`], never as a panic.
+    /// Its answer to one case. A crash of the implementation is
+    /// [`Answer::Crashed`]; other faults (a timeout, garbage, a process death) are
+    /// [`Answer::Errored`]; never a panic.
     fn run(&mut self, case: &Case) -> Answer;
 
     /// Whatever it wrote to stderr since the last call, for the report.
@@ -52,8 +58,9 @@ pub struct CaseRecord {
     pub answer: Answer,
     /// The judgement.
     pub outcome: Outcome,
-    /// The reason the expectations file gives, when the case is a known failure.
-    pub known_failure: Option<String>,
+    /// The expectations file's listing of the case (reason and outcome), when it
+    /// is listed.
+    pub known_failure: Option<KnownFailure>,
     /// How long the answer took.
     pub duration: Duration,
     /// What the implementation wrote to stderr during the case.
@@ -61,17 +68,31 @@ pub struct CaseRecord {
 }
 
 impl CaseRecord {
-    /// Whether the record breaks the run: a MUST case that neither passed nor is a
-    /// listed known failure, or a listed case that passed (the list went stale).
+    /// Whether the record breaks the run:
+    /// - a case that crashed or errored, at any level, unless listed with that
+    ///   outcome: a crash or a fault is never a conforming answer;
+    /// - a MUST case that failed, unless listed as `fail`;
+    /// - a listed case that passed, or that ended in another outcome than the one
+    ///   listed (the list went stale).
+    ///
+    /// A skip never breaks the run, listed or not.
     #[must_use]
     pub fn breaks_run(&self) -> bool {
-        let passed = self.outcome == Outcome::Pass;
-        match &self.known_failure {
-            Some(_) => passed,
-            None => {
-                !passed && self.case.level == "must" && !matches!(self.outcome, Outcome::Skip(_))
-            }
+        match (&self.outcome, &self.known_failure) {
+            (Outcome::Skip(_), _) => false,
+            (Outcome::Pass, known) => known.is_some(),
+            (outcome, Some(known)) => !known.outcome.matches(outcome),
+            (outcome, None) => outcome.is_fault() || self.case.level == "must",
         }
+    }
+
+    /// Whether the case is listed and ended as listed (or skipped): a known
+    /// failure, excused.
+    #[must_use]
+    pub fn is_known_failure(&self) -> bool {
+        self.known_failure.as_ref().is_some_and(|known| {
+            known.outcome.matches(&self.outcome) || matches!(self.outcome, Outcome::Skip(_))
+        })
     }
 }
 
@@ -133,7 +154,7 @@ pub fn run_suite(
         };
         let outcome = judge(case, &answer, classes);
         let record = CaseRecord {
-            known_failure: expectations.reason(&case.id).map(str::to_string),
+            known_failure: expectations.known(&case.id).cloned(),
             case: case.clone(),
             answer,
             outcome,
