@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A minimal adapter for the zarr-reshape conformance runner (protocol version 1).
+"""A minimal adapter for the zarr-reshape conformance runner (protocol version 2).
 
 It implements the reshape codec's `resolve` literally, with the readings of
 spec-cases/clauses.json (E1, E2, I-1 to I-9), and skips every other operation.
@@ -7,6 +7,7 @@ Standard library only: copy it, then call your own library from run().
 """
 import json
 import sys
+import traceback
 
 U64_MAX = 2**64 - 1
 CODEC_MEMBERS = {"name", "configuration", "must_understand"}
@@ -94,8 +95,11 @@ def run(case):
         return {"skipped": {"reason": "this adapter implements resolve only"}}
     try:
         return resolve(case)
-    except ReshapeError as error:
+    except ReshapeError as error:  # a rejection: the codec's own, deliberate error
         return {"error": {"class": error.error_class, "message": str(error)}}
+    except Exception as error:  # anything else is a crash of the codec, not a rejection
+        traceback.print_exc(file=sys.stderr)
+        return {"crashed": {"message": repr(error)}}
 
 
 def main():
@@ -108,8 +112,8 @@ def main():
                 "implementation": {"name": "python-minimal", "version": "1", "language": "python"},
                 "operations": ["resolve"],
             }
-            if message.get("protocol") != 1:
-                answer = {"ok": False, "error": "this adapter speaks protocol 1 only"}
+            if message.get("protocol") != 2:
+                answer = {"ok": False, "error": "this adapter speaks protocol 2 only"}
         elif message["cmd"] == "run":
             try:
                 result = run(message["case"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conformance adapter (protocol version 1): zarr-python 3.4.2 with the zarrs-python
+"""Conformance adapter (protocol version 2): zarr-python 3.4.2 with the zarrs-python
 0.2.3 codec pipeline, for the `read-array` cases of the zarr-reshape suite.
 
 zarr-python has no `reshape` codec of its own. This adapter registers a codec class
@@ -100,6 +100,15 @@ class Errored(Exception):
     """A fault of the request or of this adapter: no answer of the library."""
 
 
+# How Python libraries refuse their input on purpose: zarr-python raises ValueError
+# and TypeError (its own errors derive from them), zarrs-python turns zarrs' errors
+# into RuntimeError and ValueError, and a missing file is an OSError. Any other
+# exception is a crash, not a rejection: an IndexError or a ZeroDivisionError is a
+# bug, and a Rust panic inside zarrs-python arrives as pyo3's PanicException, which
+# derives from BaseException so that `except Exception` does not catch it.
+REJECTIONS = (ValueError, TypeError, RuntimeError, OSError)
+
+
 def json_value(value, is_float):
     """One element as the protocol writes it."""
     if is_float:
@@ -144,9 +153,14 @@ def read_array(case):
         else:
             selection = tuple(slice(a, b) for a, b in zip(region["start"], region["stop"]))
         data = np.asarray(array[selection])
-    except Exception as error:  # the library refused: an error answer
+    except REJECTIONS as error:  # the library refused: an error answer
         traceback.print_exc(file=sys.stderr)
         return {"error": {"class": None, "message": describe(error)}}
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # an uncaught exception or a panic: a crash
+        traceback.print_exc(file=sys.stderr)
+        return {"crashed": {"message": describe(error)}}
     if data.dtype != wanted:
         raise Errored(f"the case says {data_type}, zarr-python read {data.dtype}")
     is_float = data.dtype.kind == "f"
@@ -163,8 +177,8 @@ def run(case):
 
 
 def start(message):
-    if message.get("protocol") != 1:
-        return {"ok": False, "error": "this adapter speaks protocol version 1 only"}
+    if message.get("protocol") != 2:
+        return {"ok": False, "error": "this adapter speaks protocol version 2 only"}
     why = load()
     if why is not None:
         return {"ok": False, "error": why}

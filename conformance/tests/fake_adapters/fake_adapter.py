@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A fake adapter for the runner's fault-injection tests (tests/adapter_faults.rs).
 
-It speaks protocol 1 and answers each case with the case's own expectation turned
+It accepts any protocol version offered (but for v1-only) and answers each case with the case's own expectation turned
 into a result ({"error": c} -> {"error": {"class": <first class>, "message": "x"}};
 "any_of" -> its first entry; else the expectation itself), so a well-behaved run
 passes every case. The first argument picks a fault; N counts the cases (1-based)
@@ -9,6 +9,9 @@ this process received, so a restarted process counts from 1 again.
 
   echo                      well-behaved
   crash N exit|kill         on case N: exit with status 3, or SIGKILL itself
+  crashed N                 on case N: a crashed result (the implementation panicked)
+  violate N                 on case N: a result holding both error and skipped
+  v1-only                   well-behaved, but refuses start unless offered protocol 1
   hang N                    on case N: never answer (N = 0: never answer anything)
   garbage N                 on case N: a line that is not JSON, then the answer
   wrong-seq N               on case N: the answer under a seq never sent, only that
@@ -66,6 +69,9 @@ def main():
                 continue
             if fault == "silent-start":
                 time.sleep(3600)
+            if fault == "v1-only" and request.get("protocol") != 1:
+                say({"ok": False, "error": "fake: this adapter speaks protocol 1 only"})
+                continue
             say({"ok": True, "implementation": {"name": "fake", "version": "0", "language": "python"}})
             continue
         received += 1
@@ -81,6 +87,10 @@ def main():
             sys.stderr.write(f"fake: hanging on seq {seq}\n")
             sys.stderr.flush()
             time.sleep(3600)
+        if fault == "crashed" and received == n:
+            answer["result"] = {"crashed": {"message": f"fake: a panic on seq {seq}"}}
+        if fault == "violate" and received == n:
+            answer["result"] = {"error": {"class": None, "message": "x"}, "skipped": {"reason": "y"}}
         if fault == "garbage" and received == n:
             sys.stdout.write("this is not { json\n")
         if fault == "wrong-seq" and received == n:

@@ -1,4 +1,4 @@
-//! The four kinds of result of the protocol.
+//! The five kinds of result of the protocol (version 2).
 
 use serde_json::{Value, json};
 
@@ -7,9 +7,12 @@ use serde_json::{Value, json};
 pub enum Answer {
     /// zarrs succeeded: the operation's output members.
     Output(Value),
-    /// zarrs reported an error (or panicked): its own text. zarrs has no error
-    /// classes, so `class` is always `null`.
+    /// zarrs reported an error: its own text. zarrs has no error classes, so
+    /// `class` is always `null`.
     Error(String),
+    /// zarrs panicked: the panic's message, where it was raised, and the innermost
+    /// zarrs frame. A panic is not a rejection of the input.
+    Crashed(String),
     /// zarrs has no API for this request; the reason says why.
     Skipped(String),
     /// The adapter itself failed (a malformed request); no answer of zarrs.
@@ -24,6 +27,7 @@ impl Answer {
             Self::Error(message) => json!({"error": {"class": null, "message": message}}),
             Self::Skipped(reason) => json!({"skipped": {"reason": reason}}),
             Self::Errored(message) => json!({"errored": {"message": message}}),
+            Self::Crashed(message) => json!({"crashed": {"message": message}}),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! A conformance adapter (protocol version 1) for the `reshape` codec of zarrs 0.23.14.
+//! A conformance adapter (protocol version 2) for the `reshape` codec of zarrs 0.23.14.
 //!
 //! It reads one JSON request per line on stdin and answers one per line on stdout
 //! (see `conformance/PROTOCOL.md`). Every case is answered by zarrs' own public API:
@@ -91,8 +91,8 @@ fn main() {
 
 /// The answer to `start`: who we are, or why we cannot serve.
 fn start(message: &Value) -> Value {
-    if message.get("protocol").and_then(Value::as_u64) != Some(1) {
-        return json!({"ok": false, "error": "this adapter speaks protocol version 1 only"});
+    if message.get("protocol").and_then(Value::as_u64) != Some(2) {
+        return json!({"ok": false, "error": "this adapter speaks protocol version 2 only"});
     }
     let build = if cfg!(debug_assertions) {
         "debug"

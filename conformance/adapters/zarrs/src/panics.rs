@@ -1,5 +1,6 @@
-//! Panics inside zarrs become answers: `catch_unwind` around every zarrs call, and a
-//! hook that keeps the message, where it was raised, and the innermost zarrs frame.
+//! Panics inside zarrs become `crashed` answers: `catch_unwind` around every zarrs
+//! call, and a hook that keeps the message, where it was raised, and the innermost
+//! zarrs frame.
 
 use std::backtrace::Backtrace;
 use std::cell::RefCell;
@@ -36,12 +37,12 @@ pub fn install_hook() {
     }));
 }
 
-/// Runs `f`, a call into zarrs; a panic becomes an error answer whose message starts
-/// with `panic:`.
+/// Runs `f`, a call into zarrs; a panic becomes a `crashed` answer whose message
+/// starts with `panic:`.
 pub fn guard<T>(f: impl FnOnce() -> T) -> Result<T, Answer> {
     panic::catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
         let text = LAST_PANIC.with(|last| last.borrow_mut().take());
-        Answer::Error(text.unwrap_or_else(|| "panic: (no message recorded)".to_string()))
+        Answer::Crashed(text.unwrap_or_else(|| "panic: (no message recorded)".to_string()))
     })
 }
 
