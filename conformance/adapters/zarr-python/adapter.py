@@ -100,13 +100,21 @@ class Errored(Exception):
     """A fault of the request or of this adapter: no answer of the library."""
 
 
-# How Python libraries refuse their input on purpose: zarr-python raises ValueError
-# and TypeError (its own errors derive from them), zarrs-python turns zarrs' errors
-# into RuntimeError and ValueError, and a missing file is an OSError. Any other
-# exception is a crash, not a rejection: an IndexError or a ZeroDivisionError is a
-# bug, and a Rust panic inside zarrs-python arrives as pyo3's PanicException, which
-# derives from BaseException so that `except Exception` does not catch it.
+# How Python libraries refuse their input on purpose: ValueError, TypeError,
+# RuntimeError (zarrs-python turns zarrs' errors into these) and OSError (a missing
+# file), and the error classes the two libraries define themselves (zarr.errors,
+# such as BoundsCheckError, an IndexError; zarrs-python's UnsupportedMetadataError).
+# Any other exception is a crash, not a rejection: an IndexError or a
+# ZeroDivisionError from inside a library is a bug, and a Rust panic inside
+# zarrs-python arrives as pyo3's PanicException, which derives from BaseException so
+# that `except Exception` does not catch it.
 REJECTIONS = (ValueError, TypeError, RuntimeError, OSError)
+
+
+def is_rejection(error):
+    """Whether the library raised `error` on purpose, to refuse its input."""
+    package = (type(error).__module__ or "").split(".")[0]
+    return package in ("zarr", "zarrs") or isinstance(error, REJECTIONS)
 
 
 def json_value(value, is_float):
@@ -153,13 +161,12 @@ def read_array(case):
         else:
             selection = tuple(slice(a, b) for a, b in zip(region["start"], region["stop"]))
         data = np.asarray(array[selection])
-    except REJECTIONS as error:  # the library refused: an error answer
-        traceback.print_exc(file=sys.stderr)
-        return {"error": {"class": None, "message": describe(error)}}
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as error:  # an uncaught exception or a panic: a crash
+    except BaseException as error:  # a refusal (an error answer), or else a crash
         traceback.print_exc(file=sys.stderr)
+        if is_rejection(error):
+            return {"error": {"class": None, "message": describe(error)}}
         return {"crashed": {"message": describe(error)}}
     if data.dtype != wanted:
         raise Errored(f"the case says {data_type}, zarr-python read {data.dtype}")
