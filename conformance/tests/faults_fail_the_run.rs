@@ -35,7 +35,7 @@ fn vector_file(id: &str) -> PathBuf {
 fn should_level_copy(folder: &Path) -> PathBuf {
     let text = std::fs::read_to_string(vector_file(INTERPRETATION_CASE)).unwrap();
     let mut file: Value = serde_json::from_str(&text).unwrap();
-    let case = &mut file["cases"][0];
+    let case = file.pointer_mut("/cases/0").unwrap();
     assert!(
         case["expect"].get("error").is_some(),
         "an error-expected case"
