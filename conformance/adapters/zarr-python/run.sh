@@ -6,7 +6,8 @@
 # Usage: run.sh [REPORT.md]   also writes the runner's Markdown report to REPORT.md.
 # Without CPython 3.12 or 3.13, prints one line starting "SKIP zarr-python:" and
 # exits 0. Otherwise exits as the runner does: 0 when every MUST case passes or is a
-# listed known failure and no listed case passes, 1 otherwise, 2 when the run cannot
+# listed known failure, no case crashes or errors unless listed with that outcome,
+# and no listed case passes or ends otherwise; 1 otherwise, 2 when the run cannot
 # start; or as setup.sh does when the environment cannot be made.
 set -euo pipefail
 

@@ -4,7 +4,8 @@
 #   then runs the suite against it with conformance/expectations/zarrs-0.23.14.toml.
 # Usage: run.sh [REPORT.md]   also writes the runner's Markdown report to REPORT.md.
 # Exits as the runner does: 0 when every MUST case passes or is a listed known
-# failure and no listed case passes, 1 otherwise, 2 when the run cannot start.
+# failure, no case crashes or errors at any level unless listed with that outcome,
+# and no listed case passes or ends otherwise; 1 otherwise, 2 when the run cannot start.
 set -euo pipefail
 
 report=()
