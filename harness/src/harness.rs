@@ -168,7 +168,9 @@ impl Harness {
                 let name = case.id.clone();
                 let level = case.level;
                 let trial = CaseTrial {
-                    known: known.reason(&case.id).map(str::to_string),
+                    known: known
+                        .listed(&case.id)
+                        .map(|(reason, outcome)| (reason.to_string(), outcome)),
                     case,
                     expected,
                     implementation: Arc::clone(&self.implementation),

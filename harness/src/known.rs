@@ -10,9 +10,9 @@
 //! outcome = "crash"               # optional: fail (the default), error or crash
 //! ```
 //!
-//! `outcome` is the runner's: it excuses a listed case only when the case ends
-//! that way. The harness reads it (an unknown value is refused) and excuses a
-//! listed case whatever it ends in.
+//! `outcome` excuses a listed case only when it ends that way, as in the runner:
+//! `fail` a wrong answer, `error` an `Answer::Errored`, `crash` a panic of the
+//! implementation. A listed case that ends otherwise fails its trial.
 
 use std::collections::BTreeMap;
 use std::io::Read as _;
@@ -23,10 +23,10 @@ use serde::Deserialize;
 /// The largest known-failures file read, in bytes.
 pub const MAX_KNOWN_FAILURES_BYTES: u64 = 16 << 20;
 
-/// Known failures by case id, each with its reason.
+/// Known failures by case id, each with its reason and listed outcome.
 #[derive(Debug, Clone, Default)]
 pub struct KnownFailures {
-    reasons: BTreeMap<String, String>,
+    reasons: BTreeMap<String, (String, ListedOutcome)>,
 }
 
 #[derive(Deserialize)]
@@ -44,18 +44,31 @@ struct Failure {
     reason: String,
     #[serde(default)]
     source: Option<String>,
-    /// Checked for its form only; see the module documentation.
-    #[serde(default, rename = "outcome")]
-    _outcome: Option<ListedOutcome>,
+    #[serde(default)]
+    outcome: ListedOutcome,
 }
 
-/// The outcomes the runner's expectations file can list.
-#[derive(Deserialize)]
+/// How a listed case is expected to end: the `outcome` of a `[[failure]]`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum ListedOutcome {
+pub enum ListedOutcome {
+    /// A wrong answer (the default).
+    #[default]
     Fail,
+    /// No usable answer: `Answer::Errored`, or an output that is not an object.
     Error,
+    /// A panic of the implementation.
     Crash,
+}
+
+impl std::fmt::Display for ListedOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Fail => "fail",
+            Self::Error => "error",
+            Self::Crash => "crash",
+        })
+    }
 }
 
 impl KnownFailures {
@@ -125,7 +138,10 @@ impl KnownFailures {
                 None => format!("{} ({})", failure.reason, failure.clause),
             };
             for id in failure.ids {
-                if reasons.insert(id.clone(), reason.clone()).is_some() {
+                if reasons
+                    .insert(id.clone(), (reason.clone(), failure.outcome))
+                    .is_some()
+                {
                     return Err(format!("{id} is listed twice"));
                 }
             }
@@ -136,7 +152,15 @@ impl KnownFailures {
     /// The reason a case is expected to fail, if it is listed.
     #[must_use]
     pub fn reason(&self, id: &str) -> Option<&str> {
-        self.reasons.get(id).map(String::as_str)
+        self.reasons.get(id).map(|(reason, _)| reason.as_str())
+    }
+
+    /// The reason and the listed outcome of a case, if it is listed.
+    #[must_use]
+    pub fn listed(&self, id: &str) -> Option<(&str, ListedOutcome)> {
+        self.reasons
+            .get(id)
+            .map(|(reason, outcome)| (reason.as_str(), *outcome))
     }
 
     /// Every listed id, sorted.

@@ -74,7 +74,7 @@ mod typed;
 pub use answer::Answer;
 pub use harness::{Harness, LEVELS_ENV, Report};
 pub use judge::Outcome;
-pub use known::{KnownFailures, MAX_KNOWN_FAILURES_BYTES};
+pub use known::{KnownFailures, ListedOutcome, MAX_KNOWN_FAILURES_BYTES};
 pub use summary::{Summary, Tally};
 pub use zarr_reshape_vectors::{self as vectors, Case, Level, Operation};
 

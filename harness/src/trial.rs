@@ -10,6 +10,7 @@ use zarr_reshape_vectors::Case;
 
 use crate::answer::Answer;
 use crate::judge::{Expected, Outcome};
+use crate::known::ListedOutcome;
 use crate::summary::{Summary, Verdict};
 
 /// What an implementation is, shared by the trials (which may run on several threads).
@@ -19,8 +20,8 @@ pub(crate) type Implementation = Arc<dyn Fn(&Case) -> Answer + Send + Sync>;
 pub(crate) struct CaseTrial {
     pub(crate) case: Case,
     pub(crate) expected: Expected,
-    /// The reason of the known-failures file, when it lists the case.
-    pub(crate) known: Option<String>,
+    /// The reason and outcome of the known-failures file, when it lists the case.
+    pub(crate) known: Option<(String, ListedOutcome)>,
     pub(crate) implementation: Implementation,
     pub(crate) summary: Arc<Mutex<Summary>>,
 }
@@ -29,8 +30,10 @@ impl CaseTrial {
     /// Runs the case: completed, ignored (skipped, or a listed failure that
     /// failed), or failed with the details.
     pub(crate) fn run(self) -> Result<Completion, Failed> {
+        let mut crashed = false;
         let answer = catch_unwind(AssertUnwindSafe(|| (self.implementation)(&self.case)))
             .unwrap_or_else(|payload| {
+                crashed = true;
                 let text = payload
                     .downcast_ref::<String>()
                     .map(String::as_str)
@@ -41,9 +44,14 @@ impl CaseTrial {
                 }
             });
         let outcome = self.expected.judge(&answer);
+        let ended = match &outcome {
+            Outcome::Error(_) if crashed => ListedOutcome::Crash,
+            Outcome::Error(_) => ListedOutcome::Error,
+            _ => ListedOutcome::Fail,
+        };
         let (verdict, result) = match (&outcome, &self.known) {
             (Outcome::Pass, None) => (Verdict::Pass, Ok(Completion::Completed)),
-            (Outcome::Pass, Some(reason)) => (
+            (Outcome::Pass, Some((reason, _))) => (
                 Verdict::Fail,
                 Err(Failed::from(format!(
                     "{} passed, but the known-failures file lists it ({reason}): \
@@ -55,9 +63,16 @@ impl CaseTrial {
                 Verdict::Skip,
                 Ok(Completion::ignored_with(format!("skipped: {why}"))),
             ),
-            (Outcome::Fail(_) | Outcome::Error(_), Some(reason)) => (
+            (Outcome::Fail(_) | Outcome::Error(_), Some((reason, listed))) if *listed == ended => (
                 Verdict::Known,
                 Ok(Completion::ignored_with(format!("known failure: {reason}"))),
+            ),
+            (Outcome::Fail(_) | Outcome::Error(_), Some((reason, listed))) => (
+                Verdict::Fail,
+                Err(Failed::from(format!(
+                    "{}\n  listed as {listed} in the known-failures file ({reason}), but it ended as {ended}",
+                    self.failure(&answer, &outcome)
+                ))),
             ),
             (Outcome::Fail(_) | Outcome::Error(_), None) => (
                 Verdict::Fail,

@@ -189,3 +189,39 @@ fn skipped_cases_are_ignored_trials() {
     assert_eq!(report.conclusion.num_failed, 0);
     assert_eq!(report.summary.total().skip, count(Some(Level::Must)));
 }
+
+#[test]
+fn a_listed_case_is_excused_only_for_its_listed_outcome() {
+    if !levels_not_chosen_by_environment() {
+        return;
+    }
+    let cases = zarr_reshape_vectors::cases().unwrap();
+    let victim = cases
+        .iter()
+        .find(|c| c.level == Level::Must)
+        .unwrap()
+        .id
+        .clone();
+    let panicking = {
+        let victim = victim.clone();
+        move |case: &Case| {
+            assert_ne!(case.id, victim, "the implementation panicked");
+            oracle(case)
+        }
+    };
+    for (run, outcome, failed, known) in [
+        ("run-9", "crash", 0, 1),
+        ("run-10", "fail", 1, 0),
+        ("run-11", "error", 1, 0),
+    ] {
+        let listed = format!(
+            "[[failure]]\nids = [{victim:?}]\nclause = \"x\"\nreason = \"r\"\noutcome = {outcome:?}\n"
+        );
+        let report = Harness::new(panicking.clone())
+            .known_failures_text(listed)
+            .run_with(&arguments(run, &[]))
+            .unwrap();
+        assert_eq!(report.conclusion.num_failed, failed, "listed as {outcome}");
+        assert_eq!(report.summary.total().known, known, "listed as {outcome}");
+    }
+}
