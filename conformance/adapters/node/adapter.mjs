@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// An adapter in JavaScript for the zarr-reshape conformance runner (protocol 1,
+// An adapter in JavaScript for the zarr-reshape conformance runner (protocol 2,
 // conformance/PROTOCOL.md): one JSON object per line on stdin, one answer per
 // line on stdout. It implements resolve, encode, decode, map-index and
 // map-region of the reshape codec itself (reshape.mjs, indices.mjs, arrays.mjs),
@@ -65,13 +65,16 @@ function run(testCase) {
       return { error: { class: error.errorClass, message: error.message } };
     }
     if (error instanceof BadInput) return { errored: { message: `bad case: ${error.message}` } };
-    throw error; // a bug of this adapter: a crash, never a rejection
+    // A bug of this adapter: a crash, never a rejection (protocol 2's `crashed`).
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    return { crashed: { message: `uncaught ${error?.name ?? "exception"}: ${error?.message ?? error}` } };
   }
 }
 
 function answer(message) {
   if (message?.cmd === "start") {
-    if (message.protocol !== 1n) return { ok: false, error: "this adapter speaks protocol 1 only" };
+    // Loose equality: the exact reader gives 2n, JSON.parse gives 2.
+    if (message.protocol != 2) return { ok: false, error: "this adapter speaks protocol 2 only" };
     const implementation = { name: NAME, version: "1.0.0", language: "javascript" };
     return { ok: true, implementation, operations: OPERATIONS };
   }
