@@ -36,7 +36,7 @@ use configurations::resolution_configurations;
 use timing::{human, measure, ratio, short};
 
 fn codec(configuration: &serde_json::Value, a_shape: &[u64]) -> ReshapeCodec {
-    let configuration = ReshapeConfiguration::from_configuration_json(configuration).unwrap();
+    let configuration = ReshapeConfiguration::from_json_value(configuration).unwrap();
     ReshapeCodec::new(configuration, a_shape).unwrap()
 }
 
@@ -282,7 +282,7 @@ fn blocked_transpose_copy(source: &[u16], side: usize, target: &mut [u16]) {
 fn resolution(c: &mut Criterion) {
     let configurations = resolution_configurations();
     for (name, configuration, a_shape) in &configurations {
-        let parsed = ReshapeConfiguration::from_configuration_json(configuration).unwrap();
+        let parsed = ReshapeConfiguration::from_json_value(configuration).unwrap();
         let mut group = short(c, &format!("resolve {name}"), 1);
         let t_resolve = measure(&mut group, "resolve", || {
             black_box(parsed.resolve(black_box(a_shape)).unwrap());

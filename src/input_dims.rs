@@ -1,16 +1,16 @@
-//! Spec section "Configuration parameters / shape", the constraints on input dims:
-//! strictly increasing (at parse), in range, and aligned by the prefix and suffix
-//! rules (at resolve).
+//! The rules on input dims (spec section "Configuration parameters / shape"), one
+//! function per clause: `input-dims.increasing` (at parse), `input-dims.range`,
+//! `input-dims.prefix` and `input-dims.suffix` (at resolve).
 
 use crate::clause::Clause;
 use crate::configuration::ShapeElement;
-use crate::error::{Position, ReshapeError, Result};
-use crate::explain::{Trace, Verdict};
+use crate::error::{ReshapeError, Result};
+use crate::position::Position;
 use crate::product::product_of;
+use crate::trace::{Trace, Verdict};
 
-/// input-dims.increasing: "the flattened list of input dimensions, over all
-/// elements of shape, must be in strictly monotonically increasing order".
-pub(crate) fn check_increasing(shape: &[ShapeElement], trace: &mut Trace) -> Result<()> {
+/// input-dims.increasing: the flattened input dims of `shape` strictly increase.
+pub(crate) fn input_dims_increasing(shape: &[ShapeElement], trace: &mut Trace) -> Result<()> {
     let flattened: Vec<(Position, u64)> = shape
         .iter()
         .enumerate()
@@ -19,15 +19,9 @@ pub(crate) fn check_increasing(shape: &[ShapeElement], trace: &mut Trace) -> Res
             _ => None,
         })
         .flat_map(|(element, dims)| {
-            dims.iter().enumerate().map(move |(j, dim)| {
-                (
-                    Position {
-                        element,
-                        input_dim: Some(j),
-                    },
-                    *dim,
-                )
-            })
+            dims.iter()
+                .enumerate()
+                .map(move |(j, dim)| (Position::input_dim(element, j), *dim))
         })
         .collect();
     let broken = flattened.windows(2).find_map(|pair| match pair {
@@ -57,7 +51,7 @@ pub(crate) fn check_increasing(shape: &[ShapeElement], trace: &mut Trace) -> Res
 
 /// input-dims.range (I-4): every input dim names a dimension of `A_shape`.
 #[inline]
-pub(crate) fn check_range(
+pub(crate) fn input_dims_range(
     element: usize,
     dims: &[u64],
     a_shape: &[u64],
@@ -66,10 +60,7 @@ pub(crate) fn check_range(
     let rank = a_shape.len();
     for (j, dim) in dims.iter().enumerate() {
         let in_range = usize::try_from(*dim).is_ok_and(|d| d < rank);
-        let at = Position {
-            element,
-            input_dim: Some(j),
-        };
+        let at = Position::input_dim(element, j);
         if !in_range {
             trace.check(
                 false,
@@ -87,74 +78,74 @@ pub(crate) fn check_range(
     Ok(())
 }
 
-/// input-dims.prefix and input-dims.suffix, for every element with k > 0 input dims.
-pub(crate) fn check_alignment(
-    shape: &[ShapeElement],
+/// input-dims.prefix (erratum E2): for `shape[element]` starting at input dim
+/// `first_dim`, `prod(B_shape[:i]) == prod(A_shape[:input_dims[0]])`.
+pub(crate) fn input_dims_prefix(
+    element: usize,
+    first_dim: u64,
     a_shape: &[u64],
     b_shape: &[u64],
     trace: &mut Trace,
 ) -> Result<()> {
-    for (element, item) in shape.iter().enumerate() {
-        let ShapeElement::InputDims(dims) = item else {
-            continue;
-        };
-        // "If input_dims specifies k > 0 input dimensions": an empty list has no rule (I-1).
-        let (Some(&first_dim), Some(&last_dim)) = (dims.first(), dims.last()) else {
-            continue;
-        };
-        let at = Some(Position {
+    let b_product = prod(b_shape.get(..element), || {
+        format!("prod(B_shape[:{element}])")
+    })?;
+    let a_product = prod(a_slice_to(a_shape, first_dim), || {
+        format!("prod(A_shape[:{first_dim}])")
+    })?;
+    trace.check(
+        b_product == a_product,
+        Clause::InputDimsPrefix,
+        Some(Position::element(element)),
+        || {
+            format!(
+                "prod(B_shape[:{element}]) = {b_product}, prod(A_shape[:{first_dim}]) = {a_product}"
+            )
+        },
+        || ReshapeError::PrefixMisaligned {
             element,
-            input_dim: None,
-        });
-        let after = element.checked_add(1).unwrap_or(element);
-
-        // input-dims.prefix (E2): prod(B_shape[:i]) == prod(A_shape[:input_dims[0]])
-        let b_product = prod(b_shape.get(..element), || {
-            format!("prod(B_shape[:{element}])")
-        })?;
-        let a_product = prod(a_slice_to(a_shape, first_dim), || {
-            format!("prod(A_shape[:{first_dim}])")
-        })?;
-        trace.check(
-            b_product == a_product,
-            Clause::InputDimsPrefix,
-            at,
-            || format!("prod(B_shape[:{element}]) = {b_product}, prod(A_shape[:{first_dim}]) = {a_product}"),
-            || ReshapeError::PrefixMisaligned { element, first_dim, b_product, a_product },
-        )?;
-
-        // input-dims.suffix: prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:])
-        let b_product = prod(b_shape.get(after..), || format!("prod(B_shape[{after}:])"))?;
-        let a_from = last_dim.saturating_add(1);
-        let a_product = prod(a_slice_after(a_shape, last_dim), || {
-            format!("prod(A_shape[{a_from}:])")
-        })?;
-        trace.check(
-            b_product == a_product,
-            Clause::InputDimsSuffix,
-            at,
-            || {
-                format!(
-                    "prod(B_shape[{after}:]) = {b_product}, prod(A_shape[{a_from}:]) = {a_product}"
-                )
-            },
-            || ReshapeError::SuffixMisaligned {
-                element,
-                last_dim,
-                b_product,
-                a_product,
-            },
-        )?;
-    }
-    Ok(())
+            first_dim,
+            b_product,
+            a_product,
+        },
+    )
 }
 
-/// `A_shape[:d]`; `d` is in range, as `check_range` ran first.
+/// input-dims.suffix: for `shape[element]` ending at input dim `last_dim`,
+/// `prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:])`.
+pub(crate) fn input_dims_suffix(
+    element: usize,
+    last_dim: u64,
+    a_shape: &[u64],
+    b_shape: &[u64],
+    trace: &mut Trace,
+) -> Result<()> {
+    let after = element.checked_add(1).unwrap_or(element);
+    let b_product = prod(b_shape.get(after..), || format!("prod(B_shape[{after}:])"))?;
+    let a_from = last_dim.saturating_add(1);
+    let a_product = prod(a_slice_after(a_shape, last_dim), || {
+        format!("prod(A_shape[{a_from}:])")
+    })?;
+    trace.check(
+        b_product == a_product,
+        Clause::InputDimsSuffix,
+        Some(Position::element(element)),
+        || format!("prod(B_shape[{after}:]) = {b_product}, prod(A_shape[{a_from}:]) = {a_product}"),
+        || ReshapeError::SuffixMisaligned {
+            element,
+            last_dim,
+            b_product,
+            a_product,
+        },
+    )
+}
+
+/// `A_shape[:d]`; `d` is in range, as input-dims.range was checked first.
 fn a_slice_to(a_shape: &[u64], d: u64) -> Option<&[u64]> {
     usize::try_from(d).ok().and_then(|d| a_shape.get(..d))
 }
 
-/// `A_shape[d+1:]`; `d` is in range, as `check_range` ran first.
+/// `A_shape[d+1:]`; `d` is in range, as input-dims.range was checked first.
 fn a_slice_after(a_shape: &[u64], d: u64) -> Option<&[u64]> {
     usize::try_from(d)
         .ok()

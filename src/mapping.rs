@@ -1,13 +1,15 @@
-//! Index and region mapping for partial decoding. Since `ravel(B) == ravel(A)`
+//! Step 4 of the data flow, for partial decoding: index and region mapping for partial decoding. Since `ravel(B) == ravel(A)`
 //! (algorithm.ravel), an element has the same C-order offset in both arrays: a
 //! coordinate maps by raveling in one shape and unraveling in the other, and a box
 //! of A is a set of contiguous runs of offsets, the same runs in B.
 
 use ndarray::{ArrayBase, ArrayD, Data, IxDyn};
 
-use crate::algorithm::{ReshapeCodec, check_shape};
-use crate::error::{Argument, ReshapeError, Result};
+use crate::algorithm::check_shape;
+use crate::codec::ReshapeCodec;
+use crate::error::{ReshapeError, Result};
 use crate::limits::array_dims;
+use crate::position::Argument;
 use crate::product::product_of;
 
 /// A run of consecutive elements in C order: offsets `offset .. offset + len`.
@@ -27,7 +29,7 @@ impl ReshapeCodec {
     ///
     /// ```
     /// # use zarr_reshape::{ReshapeCodec, ReshapeConfiguration};
-    /// let configuration = ReshapeConfiguration::from_configuration_json(
+    /// let configuration = ReshapeConfiguration::from_json_value(
     ///     &serde_json::json!({"shape": [[0, 1], [2]]}))?;
     /// let codec = ReshapeCodec::new(configuration, &[2, 3, 4])?;
     /// assert_eq!(codec.encoded_index(&[1, 2, 3])?, [5, 3]);
@@ -72,7 +74,7 @@ impl ReshapeCodec {
     ///
     /// ```
     /// # use zarr_reshape::{ReshapeCodec, ReshapeConfiguration, Run};
-    /// let configuration = ReshapeConfiguration::from_configuration_json(
+    /// let configuration = ReshapeConfiguration::from_json_value(
     ///     &serde_json::json!({"shape": [-1]}))?;
     /// let codec = ReshapeCodec::new(configuration, &[4, 5])?;
     /// let runs: Vec<Run> = codec.region_runs(&[1, 0], &[3, 5])?.collect();

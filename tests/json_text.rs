@@ -120,14 +120,14 @@ fn codec_name_repeated_member_keeps_the_last_as_serde_json_value_does() {
     let value: Value = serde_json::from_str(text).unwrap();
     assert_eq!(
         ReshapeConfiguration::from_codec_json_str(text),
-        ReshapeConfiguration::from_codec_json(&value)
+        ReshapeConfiguration::from_codec_json_value(&value)
     );
 }
 
 /// Number literals whose value fits in 64 bits (or is a float): the Value API and
 /// the text API judge them alike, as a size and as an input dim, in any build.
 /// (Not `-0`: serde_json without `arbitrary_precision` makes it the float -0.0, as
-/// `ReshapeConfiguration::from_configuration_json` documents.)
+/// `ReshapeConfiguration::from_json_value` documents.)
 #[test]
 fn shape_element_literals_within_64_bits_read_alike_through_value_and_text() {
     let literals = [
@@ -152,7 +152,7 @@ fn shape_element_literals_within_64_bits_read_alike_through_value_and_text() {
             format!(r#"{{"shape": [[{literal}]]}}"#),
         ] {
             let value: Value = serde_json::from_str(&text).unwrap();
-            let from_value = ReshapeConfiguration::from_configuration_json(&value)
+            let from_value = ReshapeConfiguration::from_json_value(&value)
                 .and_then(|parsed| parsed.resolve(&[6]));
             let from_text =
                 ReshapeConfiguration::from_json_str(&text).and_then(|parsed| parsed.resolve(&[6]));
@@ -179,7 +179,7 @@ fn shape_element_a_float_in_a_value_is_never_an_integer() {
         1e300,
     ] {
         let configuration = serde_json::json!({ "shape": [float] });
-        let error = ReshapeConfiguration::from_configuration_json(&configuration).unwrap_err();
+        let error = ReshapeConfiguration::from_json_value(&configuration).unwrap_err();
         assert_eq!(error.class(), ErrorClass::MalformedConfiguration, "{float}");
     }
 }

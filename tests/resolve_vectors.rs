@@ -107,8 +107,8 @@ fn explain_json_str_reaches_the_outcome_of_resolve_on_every_vector() {
 /// Parses and resolves a case through the Value API, from a `Value`.
 fn resolve_value(case: &ResolveCase, value: &Value) -> Result<Vec<u64>, ReshapeError> {
     let configuration = match case.form {
-        "codec" => ReshapeConfiguration::from_codec_json(value)?,
-        _ => ReshapeConfiguration::from_configuration_json(value)?,
+        "codec" => ReshapeConfiguration::from_codec_json_value(value)?,
+        _ => ReshapeConfiguration::from_json_value(value)?,
     };
     ReshapeCodec::new(configuration, &case.decoded_shape)
         .map(|codec| codec.encoded_shape().to_vec())
@@ -124,7 +124,7 @@ fn judged(outcome: Result<Vec<u64>, ReshapeError>) -> Result<Vec<u64>, ErrorClas
 /// vector text's result wherever the build's `Value` holds every number (always
 /// with `arbitrary_precision`); where it does not (without it: integers beyond 64
 /// bits became floats, `-0` became -0.0, `1e400` is no Value), it says
-/// `malformed-configuration`, as `ReshapeConfiguration::from_configuration_json`
+/// `malformed-configuration`, as `ReshapeConfiguration::from_json_value`
 /// documents.
 #[test]
 fn value_api_agrees_with_the_text_api_where_the_value_holds_every_number() {

@@ -23,7 +23,7 @@ fn settings(description: &str) -> insta::Settings {
 /// Parses `{"shape": shape}` and resolves it against `a_shape`, expecting an error.
 fn resolve_error(shape: &Value, a_shape: &[u64]) -> (String, ReshapeError) {
     let configuration = json!({ "shape": shape });
-    let error = ReshapeConfiguration::from_configuration_json(&configuration)
+    let error = ReshapeConfiguration::from_json_value(&configuration)
         .and_then(|parsed| parsed.resolve(a_shape))
         .unwrap_err();
     (
@@ -33,7 +33,7 @@ fn resolve_error(shape: &Value, a_shape: &[u64]) -> (String, ReshapeError) {
 }
 
 fn configuration_error(configuration: &Value) -> (String, ReshapeError) {
-    let error = ReshapeConfiguration::from_configuration_json(configuration).unwrap_err();
+    let error = ReshapeConfiguration::from_json_value(configuration).unwrap_err();
     (format!("configuration {configuration}"), error)
 }
 
@@ -44,13 +44,13 @@ fn text_error(configuration: &str) -> (String, ReshapeError) {
 }
 
 fn codec_error(codec: &Value) -> (String, ReshapeError) {
-    let error = ReshapeConfiguration::from_codec_json(codec).unwrap_err();
+    let error = ReshapeConfiguration::from_codec_json_value(codec).unwrap_err();
     (format!("codec object {codec}"), error)
 }
 
 /// A codec for `{"shape": [-1]}` on [2, 3], for errors of arrays, indices and boxes.
 fn flat_codec() -> ReshapeCodec {
-    let configuration = ReshapeConfiguration::from_configuration_json(&json!({"shape": [-1]}));
+    let configuration = ReshapeConfiguration::from_json_value(&json!({"shape": [-1]}));
     ReshapeCodec::new(configuration.unwrap(), &[2, 3]).unwrap()
 }
 

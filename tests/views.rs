@@ -28,8 +28,7 @@ const ALL: Slice = Slice {
 };
 
 fn codec(shape: Value, decoded_shape: &[usize]) -> ReshapeCodec {
-    let configuration =
-        ReshapeConfiguration::from_configuration_json(&json!({ "shape": shape })).unwrap();
+    let configuration = ReshapeConfiguration::from_json_value(&json!({ "shape": shape })).unwrap();
     let decoded_shape: Vec<u64> = decoded_shape.iter().map(|&e| e as u64).collect();
     ReshapeCodec::new(configuration, &decoded_shape).unwrap()
 }

@@ -10,7 +10,7 @@ use serde_json::json;
 use zarr_reshape::{ErrorClass, ReshapeCodec, ReshapeConfiguration};
 
 fn flat_codec(a_shape: &[u64]) -> ReshapeCodec {
-    let configuration = ReshapeConfiguration::from_configuration_json(&json!({"shape": [-1]}));
+    let configuration = ReshapeConfiguration::from_json_value(&json!({"shape": [-1]}));
     ReshapeCodec::new(configuration.unwrap(), a_shape).unwrap()
 }
 

@@ -42,7 +42,7 @@ fn json_nested_beyond_the_depth_limit_is_a_parse_error() {
     // Just inside the limit it parses, and the configuration is malformed.
     let inside = format!(r#"{{"shape": {}}}"#, nested(MAX_JSON_DEPTH - 2, "1"));
     let value: Value = serde_json::from_str(&inside).unwrap();
-    let error = ReshapeConfiguration::from_configuration_json(&value).unwrap_err();
+    let error = ReshapeConfiguration::from_json_value(&value).unwrap_err();
     assert_eq!(error.class(), ErrorClass::MalformedConfiguration);
 }
 
@@ -104,10 +104,10 @@ fn the_limits_are_the_documented_ones() {
     assert_eq!(MAX_JSON_DEPTH, 128);
     // At the limits: accepted.
     let ones = vec![1u64; MAX_RANK];
-    let at = ReshapeConfiguration::from_configuration_json(&json!({"shape": ones})).unwrap();
+    let at = ReshapeConfiguration::from_json_value(&json!({"shape": ones})).unwrap();
     assert_eq!(at.resolve(&[1]).unwrap().len(), MAX_SHAPE_LEN);
     let dims: Vec<u64> = (0..256).collect();
-    let group = ReshapeConfiguration::from_configuration_json(&json!({"shape": [dims]})).unwrap();
+    let group = ReshapeConfiguration::from_json_value(&json!({"shape": [dims]})).unwrap();
     assert_eq!(group.resolve(&ones).unwrap(), [1]);
     // One beyond: an error of the documented class, through parse and `new` alike.
     let error = ReshapeConfiguration::new(vec![zarr_reshape::ShapeElement::Auto; 0])
@@ -127,8 +127,7 @@ fn a_wide_input_dims_element_is_refused_before_its_items_are_read() {
     // A million input dims, the last one not even an integer: the count is checked first.
     let mut items = vec![json!(0); 1_000_000];
     items.push(json!("x"));
-    let error =
-        ReshapeConfiguration::from_configuration_json(&json!({"shape": [items]})).unwrap_err();
+    let error = ReshapeConfiguration::from_json_value(&json!({"shape": [items]})).unwrap_err();
     assert_eq!(error.class(), ErrorClass::MalformedConfiguration);
     assert!(error.to_string().contains("limits.rank"), "{error}");
 }
@@ -138,7 +137,7 @@ fn resolution_and_mapping_do_not_allocate_per_element() {
     // 2^62 elements: anything proportional to the element count would never finish.
     let begun = Instant::now();
     let configuration =
-        ReshapeConfiguration::from_configuration_json(&json!({"shape": [[0, 1], -1]})).unwrap();
+        ReshapeConfiguration::from_json_value(&json!({"shape": [[0, 1], -1]})).unwrap();
     let a_shape = [1 << 20, 1 << 21, 1 << 21];
     let codec = ReshapeCodec::new(configuration, &a_shape).unwrap();
     assert_eq!(codec.encoded_shape(), [1 << 41, 1 << 21]);

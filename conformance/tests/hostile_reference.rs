@@ -70,7 +70,7 @@ fn served(cases: &[Value]) -> (Vec<Value>, Duration) {
 }
 
 fn codec(configuration: Value, decoded_shape: &[u64]) -> ReshapeCodec {
-    let configuration = ReshapeConfiguration::from_configuration_json(&configuration).unwrap();
+    let configuration = ReshapeConfiguration::from_json_value(&configuration).unwrap();
     ReshapeCodec::new(configuration, decoded_shape).unwrap()
 }
 

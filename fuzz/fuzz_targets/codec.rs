@@ -26,9 +26,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let is_codec = value.get("name").is_some();
     let parsed = if is_codec {
-        ReshapeConfiguration::from_codec_json(&value)
+        ReshapeConfiguration::from_codec_json_value(&value)
     } else {
-        ReshapeConfiguration::from_configuration_json(&value)
+        ReshapeConfiguration::from_json_value(&value)
     };
     let explanation = if is_codec {
         explain_codec(&value, &a_shape)
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // The configuration round-trips through its JSON.
-    let again = ReshapeConfiguration::from_configuration_json(&configuration.to_json());
+    let again = ReshapeConfiguration::from_json_value(&configuration.to_json());
     assert_eq!(again.as_ref().ok(), Some(&configuration));
     let resolved = configuration.resolve(&a_shape);
     let Ok(codec) = ReshapeCodec::new(configuration, &a_shape) else {

@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(json) else {
         return;
     };
-    let Ok(configuration) = ReshapeConfiguration::from_configuration_json(&value) else {
+    let Ok(configuration) = ReshapeConfiguration::from_json_value(&value) else {
         return;
     };
     let Ok(codec) = ReshapeCodec::new(configuration, &a_shape) else {

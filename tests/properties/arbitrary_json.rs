@@ -95,10 +95,10 @@ proptest! {
         index in any_coordinates(),
         stop in any_coordinates(),
     ) {
-        let parsed = ReshapeConfiguration::from_configuration_json(&configuration);
+        let parsed = ReshapeConfiguration::from_json_value(&configuration);
         let resolved = parsed.clone().and_then(|parsed| parsed.resolve(&a_shape));
         let codec_object = json!({"name": "reshape", "configuration": configuration});
-        prop_assert_eq!(&ReshapeConfiguration::from_codec_json(&codec_object), &parsed);
+        prop_assert_eq!(&ReshapeConfiguration::from_codec_json_value(&codec_object), &parsed);
         prop_assert_eq!(&explain_codec(&codec_object, &a_shape).outcome, &resolved);
         // The text API walks the same checks: on the Value's own text, it reaches
         // the same result, message for message, and the same trace.
@@ -132,7 +132,7 @@ proptest! {
     /// the last, naming the clause of the error.
     #[test]
     fn explain_outcome_equals_resolve((configuration, a_shape) in configuration_and_shape()) {
-        let resolved = ReshapeConfiguration::from_configuration_json(&configuration)
+        let resolved = ReshapeConfiguration::from_json_value(&configuration)
             .and_then(|parsed| parsed.resolve(&a_shape));
         let explanation = explain(&configuration, &a_shape);
         prop_assert_eq!(&explanation.outcome, &resolved);
@@ -155,7 +155,7 @@ proptest! {
     /// `reshape` with no other member, and rejected otherwise.
     #[test]
     fn codec_name_any_codec_object_never_panics(codec in json_value(), a_shape in any_decoded_shape()) {
-        let parsed = ReshapeConfiguration::from_codec_json(&codec);
+        let parsed = ReshapeConfiguration::from_codec_json_value(&codec);
         prop_assert_eq!(&ReshapeConfiguration::from_codec_json_str(&codec.to_string()), &parsed);
         let explained = explain_codec(&codec, &a_shape).outcome;
         prop_assert_eq!(&explained, &parsed.clone().and_then(|parsed| parsed.resolve(&a_shape)));

@@ -19,7 +19,7 @@ pub(crate) struct Valid {
 
 impl Valid {
     pub(crate) fn configuration(&self) -> ReshapeConfiguration {
-        ReshapeConfiguration::from_configuration_json(&self.configuration).unwrap()
+        ReshapeConfiguration::from_json_value(&self.configuration).unwrap()
     }
 
     pub(crate) fn codec(&self) -> ReshapeCodec {

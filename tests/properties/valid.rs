@@ -61,7 +61,7 @@ proptest! {
     #[test]
     fn shape_element_configuration_round_trips(valid in valid()) {
         let configuration = valid.configuration();
-        let reparsed = ReshapeConfiguration::from_configuration_json(&configuration.to_json())?;
+        let reparsed = ReshapeConfiguration::from_json_value(&configuration.to_json())?;
         prop_assert_eq!(&reparsed, &configuration);
         prop_assert_eq!(ReshapeConfiguration::new(configuration.shape().to_vec())?, configuration);
     }

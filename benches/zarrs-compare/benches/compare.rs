@@ -109,7 +109,7 @@ fn partial(c: &mut Criterion) {
     let options = CodecOptions::default();
     for (name, configuration) in &configurations {
         let reference = ReshapeCodec::new(
-            ReshapeConfiguration::from_configuration_json(configuration).unwrap(),
+            ReshapeConfiguration::from_json_value(configuration).unwrap(),
             &a_shape,
         )
         .unwrap();
@@ -218,7 +218,7 @@ fn partial(c: &mut Criterion) {
 fn resolution(c: &mut Criterion) {
     let configurations = resolution_configurations();
     for (name, configuration, a_shape) in &configurations {
-        let parsed = ReshapeConfiguration::from_configuration_json(configuration).unwrap();
+        let parsed = ReshapeConfiguration::from_json_value(configuration).unwrap();
         let codec = zarrs_codec(configuration);
         let decoded = nz(a_shape);
         let ours = parsed.resolve(a_shape).unwrap();
@@ -241,7 +241,7 @@ fn resolution(c: &mut Criterion) {
         });
         let t_parse_resolve = measure(&mut group, "reference parse + resolve (from JSON)", || {
             let parsed =
-                ReshapeConfiguration::from_configuration_json(black_box(configuration)).unwrap();
+                ReshapeConfiguration::from_json_value(black_box(configuration)).unwrap();
             black_box(parsed.resolve(a_shape).unwrap());
         });
         let t_build = measure(&mut group, "zarrs from_metadata + encoded_shape", || {

@@ -58,7 +58,7 @@ pub(crate) fn check(value: &Value, parsed: &Parsed) -> Vec<Finding> {
             ),
         }
     } else if value.get("name").and_then(Value::as_str) == Some("reshape") {
-        if let Err(error) = ReshapeConfiguration::from_codec_json(value) {
+        if let Err(error) = ReshapeConfiguration::from_codec_json_value(value) {
             let message = format!("this reshape codec is malformed: {error}");
             let label = format!("{} ({})", error.clause(), error.class());
             checker.push(

@@ -113,11 +113,11 @@ impl Facts {
     fn new(case: &Case) -> Self {
         let (parsed, explanation) = match &case.codec {
             crate::vector::CodecJson::Configuration(json) => (
-                ReshapeConfiguration::from_configuration_json(json).ok(),
+                ReshapeConfiguration::from_json_value(json).ok(),
                 zarr_reshape::explain(json, &case.decoded_shape),
             ),
             crate::vector::CodecJson::Codec(json) => (
-                ReshapeConfiguration::from_codec_json(json).ok(),
+                ReshapeConfiguration::from_codec_json_value(json).ok(),
                 zarr_reshape::explain_codec(json, &case.decoded_shape),
             ),
         };

@@ -180,8 +180,8 @@ fn number(text: &str) -> Value {
 /// The encoded shape the reference gives the case's codec, if it accepts it.
 fn encoded_shape(case: &Map<String, Value>) -> Option<Vec<u64>> {
     let configuration = match (case.get("configuration"), case.get("codec")) {
-        (Some(configuration), _) => ReshapeConfiguration::from_configuration_json(configuration),
-        (None, Some(codec)) => ReshapeConfiguration::from_codec_json(codec),
+        (Some(configuration), _) => ReshapeConfiguration::from_json_value(configuration),
+        (None, Some(codec)) => ReshapeConfiguration::from_codec_json_value(codec),
         (None, None) => return None,
     }
     .ok()?;

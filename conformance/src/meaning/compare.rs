@@ -184,7 +184,7 @@ pub fn judge(index: usize, configuration: &[ShapeElement], a_shape: &[u64]) -> E
 
 /// The library's verdict, from the configuration's JSON as a reader would see it.
 pub fn literal(configuration: &[ShapeElement], a_shape: &[u64]) -> Literal {
-    ReshapeConfiguration::from_configuration_json(&configuration_json(configuration))
+    ReshapeConfiguration::from_json_value(&configuration_json(configuration))
         .and_then(|parsed| parsed.resolve(a_shape))
 }
 

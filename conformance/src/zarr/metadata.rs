@@ -246,7 +246,7 @@ fn codec_of(value: &Value) -> Result<Option<Codec>, ZarrError> {
     let (name, configuration, must_understand) = extension(value, "codec")?;
     let codec = match name.as_str() {
         // The library parses the whole codec object, its members and name included.
-        "reshape" => Codec::Reshape(ReshapeConfiguration::from_codec_json(value)?),
+        "reshape" => Codec::Reshape(ReshapeConfiguration::from_codec_json_value(value)?),
         "transpose" => {
             only(&configuration, &["order"], "transpose")?;
             let order: Vec<usize> = u64s(configuration.get("order"))
