@@ -1,4 +1,4 @@
-//! Explains one resolution, clause by clause:
+//! Explains one resolution, clause by clause, quoting the spec under a broken rule:
 //! `cargo run --example resolve -- '{"shape": [[0, 1], [2], 3]}' 100,50,64,3`
 #![allow(clippy::print_stdout)]
 
@@ -22,7 +22,7 @@ fn main() -> ExitCode {
     // The text API: every number read as written, and text that is not JSON is a
     // malformed-configuration step of the trace, saying where.
     let explanation = zarr_reshape::explain_json_str(&configuration, &decoded_shape);
-    println!("{explanation}");
+    println!("{explanation:#}");
     if explanation.outcome.is_ok() {
         ExitCode::SUCCESS
     } else {

@@ -59,12 +59,19 @@ impl ReshapeCodec {
 
 /// algorithm.rank: B has one dimension per element of `shape`, the extents of
 /// `b_shape` (which resolution built one per element), as ndarray dimensions.
+///
+/// zarr-extensions codecs/reshape, "Format and algorithm": "The dimensionality of the
+/// output array B is equal to the length of the shape configuration parameter, ..."
 fn algorithm_rank(b_shape: &[u64]) -> Result<Vec<usize>> {
     array_dims(b_shape)
 }
 
 /// algorithm.ravel: `ravel(B) == ravel(A)`, so `array` is reshaped to `to` in C
 /// (row-major) order, never transposed; a view whenever algorithm.view allows.
+///
+/// zarr-extensions codecs/reshape, "Format and algorithm": "As this codec does NOT alter
+/// the lexicographical order of elements, the contents of the output array B are related to
+/// the contents of the input array A by: ravel(B) == ravel(A)."
 fn algorithm_ravel<'a, A, S>(
     array: &'a ArrayBase<S, IxDyn>,
     to: &[usize],
@@ -90,6 +97,9 @@ where
 /// algorithm.view: a view rather than a copy, whenever the strides allow it.
 /// ndarray's `to_shape` borrows when they do; when they do not, the one copy is
 /// made by `strided::c_order`, which is faster than ndarray's.
+///
+/// zarr-extensions codecs/reshape, "Format and algorithm": "Implementations should, when
+/// possible, construct a virtual view rather than copy the array."
 fn algorithm_view(shape: &[usize], strides: &[isize], to: &[usize]) -> bool {
     strided::reshapes_as_view(shape, strides, to)
 }

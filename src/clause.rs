@@ -1,5 +1,6 @@
-//! The clause registry: one ID per normative statement, mirrored from
-//! `spec-cases/clauses.json` (a test keeps the two in step).
+//! The clause registry: one ID per normative statement, with the spec's sentence
+//! for each MUST and should clause, mirrored from `spec-cases/clauses.json` (a
+//! test keeps the two in step). Uses nothing else of the crate.
 
 use std::fmt;
 
@@ -27,7 +28,7 @@ impl Level {
 }
 
 macro_rules! clauses {
-    ($($(#[doc = $doc:literal])* $variant:ident = $id:literal, $level:ident;)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident = $id:literal, $level:ident $(, $text:literal)?;)*) => {
         /// A normative statement of the reshape spec, or one of our readings of it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
@@ -50,33 +51,50 @@ macro_rules! clauses {
             pub fn level(self) -> Level {
                 match self { $(Self::$variant => Level::$level,)* }
             }
+
+            /// The spec's sentence for a MUST or should clause, quoted (an
+            /// ellipsis marks what is left out); `None` for our interpretations.
+            #[must_use]
+            pub fn text(self) -> Option<&'static str> {
+                match self { $(Self::$variant => None $(.or(Some($text)))?,)* }
+            }
         }
     };
 }
 
 clauses! {
     /// The codec object's name is `reshape`.
-    CodecName = "codec.name", Must;
+    CodecName = "codec.name", Must,
+        "The value of the name member in the codec object MUST be reshape.";
     /// The configuration holds `shape` and nothing else (reading I-5).
     ConfigurationMembers = "configuration.members", Interpretation;
     /// Each element is a positive integer, an array of input dims, or -1.
-    ShapeElement = "shape.element", Must;
+    ShapeElement = "shape.element", Must,
+        "Each element shape[i] must be one of:";
     /// A positive integer gives `B_shape[i] := size`.
-    ShapeSize = "shape.size", Must;
+    ShapeSize = "shape.size", Must,
+        "a positive integer size, specifying that B_shape[i] := size.";
     /// An array gives `B_shape[i] := prod(A_shape[d] for d in input_dims)` (erratum E1).
-    ShapeInputDims = "shape.input-dims", Must;
+    ShapeInputDims = "shape.input-dims", Must,
+        "an array of integers input_dims, specifying that: B_shape[i] := prod(A_shape[input_dims]]";
     /// -1 occurs at most once.
-    ShapeAutoOnce = "shape.auto.once", Must;
+    ShapeAutoOnce = "shape.auto.once", Must,
+        "the special value -1, which must occur at most once, ...";
     /// -1 takes the extent that makes the element counts equal.
-    ShapeAutoValue = "shape.auto.value", Must;
+    ShapeAutoValue = "shape.auto.value", Must,
+        "... specifying that B_shape[i] is determined automatically in order to satisfy the invariant that prod(B_shape) == prod(A_shape).";
     /// `prod(B_shape) == prod(A_shape)` or an error.
-    ShapeInvariant = "shape.invariant", Must;
+    ShapeInvariant = "shape.invariant", Must,
+        "Implementations MUST return an error if the invariant prod(B_shape) == prod(A_shape) cannot be satisfied.";
     /// The flattened input dims strictly increase.
-    InputDimsIncreasing = "input-dims.increasing", Must;
+    InputDimsIncreasing = "input-dims.increasing", Must,
+        "the flattened list of input dimensions, over all elements of shape, must be in strictly monotonically increasing order";
     /// `prod(B_shape[:i]) == prod(A_shape[:input_dims[0]])` (erratum E2).
-    InputDimsPrefix = "input-dims.prefix", Must;
+    InputDimsPrefix = "input-dims.prefix", Must,
+        "If input_dims specifies k > 0 input dimensions: prod(B_shape[:i]) == prod(A_shape[input_dims[0]]) and ...";
     /// `prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:])`.
-    InputDimsSuffix = "input-dims.suffix", Must;
+    InputDimsSuffix = "input-dims.suffix", Must,
+        "If input_dims specifies k > 0 input dimensions: ... and prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:]).";
     /// Every input dim is below the decoded rank (reading I-4).
     InputDimsRange = "input-dims.range", Interpretation;
     /// Sizes and products fit in 64 bits or are an error (reading I-7).
@@ -84,11 +102,14 @@ clauses! {
     /// Ranks and lengths beyond the resource limits are an error (reading I-10).
     LimitsRank = "limits.rank", Interpretation;
     /// `rank(B) == len(shape)`.
-    AlgorithmRank = "algorithm.rank", Must;
+    AlgorithmRank = "algorithm.rank", Must,
+        "The dimensionality of the output array B is equal to the length of the shape configuration parameter, ...";
     /// `ravel(B) == ravel(A)`.
-    AlgorithmRavel = "algorithm.ravel", Must;
+    AlgorithmRavel = "algorithm.ravel", Must,
+        "As this codec does NOT alter the lexicographical order of elements, the contents of the output array B are related to the contents of the input array A by: ravel(B) == ravel(A).";
     /// A view rather than a copy where the layout allows.
-    AlgorithmView = "algorithm.view", Should;
+    AlgorithmView = "algorithm.view", Should,
+        "Implementations should, when possible, construct a virtual view rather than copy the array.";
 }
 
 impl fmt::Display for Clause {

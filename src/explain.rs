@@ -15,7 +15,9 @@ use crate::product::list;
 use crate::resolve::resolve_traced;
 use crate::trace::{Step, Trace, Verdict};
 
-/// A resolution explained: every step taken and where it ended.
+/// A resolution explained: every step taken and where it ended. `{}` prints one
+/// line per step; `{:#}` also quotes, under a step that broke a MUST rule, the
+/// spec's sentence for it ([`crate::Clause::text`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
     /// The decoded shape resolved against.
@@ -31,6 +33,11 @@ impl fmt::Display for Explanation {
         writeln!(f, "A_shape = {}", list(&self.a_shape))?;
         for step in &self.steps {
             writeln!(f, "  {step}")?;
+            // `{:#}` also quotes the spec's sentence for the rule that was broken.
+            let sentence = step.clause.text().filter(|_| f.alternate());
+            if let (Verdict::Violated, Some(sentence)) = (step.verdict, sentence) {
+                writeln!(f, "    the spec: \"{sentence}\"")?;
+            }
         }
         match &self.outcome {
             Ok(b_shape) => write!(f, "B_shape = {}", list(b_shape)),

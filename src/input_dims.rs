@@ -10,6 +10,10 @@ use crate::product::product_of;
 use crate::trace::{Trace, Verdict};
 
 /// input-dims.increasing: the flattened input dims of `shape` strictly increase.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "the flattened list of input
+/// dimensions, over all elements of shape, must be in strictly monotonically increasing
+/// order"
 pub(crate) fn input_dims_increasing(shape: &[ShapeElement], trace: &mut Trace) -> Result<()> {
     let flattened: Vec<(Position, u64)> = shape
         .iter()
@@ -80,6 +84,9 @@ pub(crate) fn input_dims_range(
 
 /// input-dims.prefix (erratum E2): for `shape[element]` starting at input dim
 /// `first_dim`, `prod(B_shape[:i]) == prod(A_shape[:input_dims[0]])`.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "If input_dims specifies k >
+/// 0 input dimensions: prod(B_shape[:i]) == prod(A_shape[input_dims[0]]) and ..."
 pub(crate) fn input_dims_prefix(
     element: usize,
     first_dim: u64,
@@ -113,6 +120,9 @@ pub(crate) fn input_dims_prefix(
 
 /// input-dims.suffix: for `shape[element]` ending at input dim `last_dim`,
 /// `prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:])`.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "If input_dims specifies k >
+/// 0 input dimensions: ... and prod(B_shape[i+1:]) == prod(A_shape[input_dims[k-1]+1:])."
 pub(crate) fn input_dims_suffix(
     element: usize,
     last_dim: u64,

@@ -210,6 +210,9 @@ fn checked(shape: Vec<ShapeElement>, trace: &mut Trace) -> Result<ReshapeConfigu
 }
 
 /// codec.name: the codec object's `name` is the string `reshape`.
+///
+/// zarr-extensions codecs/reshape, "Codec name": "The value of the name member in the codec
+/// object MUST be reshape."
 fn codec_name(codec: &Members<'_>, trace: &mut Trace) -> Result<()> {
     let Some(name) = codec.get("name") else {
         return Err(ReshapeError::MissingName);
@@ -242,6 +245,9 @@ fn configuration_members(
 }
 
 /// shape.element: a positive integer, an array of integers, or -1; nothing else.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "Each element shape[i] must
+/// be one of:"
 fn shape_element(value: Json<'_>, element: usize) -> Result<ShapeElement> {
     let at = Position::element(element);
     match value.open()? {

@@ -12,6 +12,9 @@ use crate::product::{list, product, product_of};
 use crate::trace::{Trace, Verdict};
 
 /// shape.size: a size is positive; it becomes `B_shape[i]`.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "a positive integer size,
+/// specifying that B_shape[i] := size."
 pub(crate) fn shape_size(size: u64, at: Position) -> Result<u64> {
     if size == 0 {
         return Err(ReshapeError::InvalidSize {
@@ -25,6 +28,9 @@ pub(crate) fn shape_size(size: u64, at: Position) -> Result<u64> {
 /// shape.input-dims: `B_shape[i] := prod(A_shape[input_dims])` (erratum E1: the
 /// product of `A_shape[d]` over every `d` in input_dims), once every dim is in
 /// range (input-dims.range).
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "an array of integers
+/// input_dims, specifying that: B_shape[i] := prod(A_shape[input_dims]]"
 #[inline]
 pub(crate) fn shape_input_dims(
     element: usize,
@@ -67,6 +73,9 @@ pub(crate) fn shape_input_dims(
 }
 
 /// shape.auto.once: -1 occurs at most once in `shape`.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "the special value -1, which
+/// must occur at most once, ..."
 pub(crate) fn shape_auto_once(shape: &[ShapeElement], trace: &mut Trace) -> Result<()> {
     let mut autos = shape
         .iter()
@@ -94,6 +103,10 @@ pub(crate) fn shape_auto_once(shape: &[ShapeElement], trace: &mut Trace) -> Resu
 
 /// shape.auto.value: -1 takes `prod(A_shape) / prod(other extents)`, when that is
 /// exact; `b_shape[element]` is the -1's slot.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "... specifying that
+/// B_shape[i] is determined automatically in order to satisfy the invariant that
+/// prod(B_shape) == prod(A_shape)."
 #[inline]
 pub(crate) fn shape_auto_value(
     b_shape: &mut [u64],
@@ -139,6 +152,9 @@ pub(crate) fn shape_auto_value(
 }
 
 /// shape.invariant: an error unless `prod(B_shape) == prod(A_shape)`.
+///
+/// zarr-extensions codecs/reshape, "Configuration parameters": "Implementations MUST return
+/// an error if the invariant prod(B_shape) == prod(A_shape) cannot be satisfied."
 #[inline]
 pub(crate) fn shape_invariant(b_shape: &[u64], a_product: u64, trace: &mut Trace) -> Result<()> {
     let b_product = product_of(b_shape).ok_or_else(|| ReshapeError::Overflow {

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use zarr_reshape::{Clause, ErrorClass};
+use zarr_reshape::{Clause, ErrorClass, Level};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -49,6 +49,93 @@ fn clauses_json_matches_the_clause_enum() {
     for clause in Clause::ALL {
         assert_eq!(clause.to_string(), clause.id());
     }
+}
+
+/// clauses.json's `text` of each clause is the library's `Clause::text`, and
+/// every MUST and should clause has one (our interpretations have no sentence).
+#[test]
+fn clause_texts_match_the_clause_enum() {
+    let registry = read_json("spec-cases/clauses.json");
+    for (clause, entry) in Clause::ALL
+        .iter()
+        .zip(registry["clauses"].as_array().unwrap())
+    {
+        assert_eq!(entry["text"].as_str(), clause.text(), "{clause}");
+        let quoted = matches!(clause.level(), Level::Must | Level::Should);
+        assert_eq!(
+            clause.text().is_some(),
+            quoted,
+            "{clause}: a text for every must/should clause only"
+        );
+    }
+}
+
+/// The clause id as a Rust function name: `input-dims.prefix` is `input_dims_prefix`.
+fn function_name(id: &str) -> String {
+    id.replace(['.', '-'], "_")
+}
+
+/// The doc comment right above `fn name(` in `text`, its lines joined by spaces.
+fn doc_of(text: &str, name: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|line| {
+        let line = line.trim_start();
+        let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+        line.starts_with(&format!("fn {name}(")) || line.starts_with(&format!("fn {name}<"))
+    })?;
+    let mut doc = Vec::new();
+    for line in lines[..at].iter().rev().map(|line| line.trim_start()) {
+        if line.starts_with("#[") {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix("///") else {
+            break;
+        };
+        doc.push(comment.trim());
+    }
+    doc.reverse();
+    Some(doc.join(" "))
+}
+
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every MUST and should rule is one function named after its clause, whose doc
+/// comment quotes the spec's sentence for it (the one in clauses.json), attributed.
+#[test]
+fn every_rule_is_a_function_quoting_its_sentence() {
+    let sources = checked_sources();
+    for clause in Clause::ALL {
+        let Some(sentence) = clause.text() else {
+            continue;
+        };
+        let name = function_name(clause.id());
+        let docs: Vec<String> = sources
+            .iter()
+            .filter_map(|(_, text)| doc_of(text, &name))
+            .collect();
+        assert_eq!(docs.len(), 1, "one `fn {name}` in src/ for {clause}");
+        let doc = words(&docs[0]);
+        let quote = format!("\"{}\"", words(sentence));
+        assert!(
+            doc.contains(&quote),
+            "`fn {name}` does not quote {quote}: {doc}"
+        );
+        assert!(
+            doc.contains("zarr-extensions codecs/reshape, \""),
+            "`fn {name}`: no attribution"
+        );
+    }
+}
+
+#[test]
+fn doc_comments_are_found_above_their_function() {
+    let text = "/// one\n/// two\n#[inline]\npub(crate) fn rule_name(x: u8) {}\nfn other() {}";
+    assert_eq!(doc_of(text, "rule_name").as_deref(), Some("one two"));
+    assert_eq!(doc_of(text, "other").as_deref(), Some(""));
+    assert_eq!(doc_of(text, "missing"), None);
+    assert_eq!(function_name("input-dims.prefix"), "input_dims_prefix");
 }
 
 /// Every interpretation a clause cites is defined in clauses.json.

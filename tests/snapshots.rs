@@ -275,3 +275,15 @@ fn explain_limits_u64() {
 fn explain_input_dims_increasing() {
     assert_trace("explain-input-dims.increasing", &json!([[1], [0]]), &[2, 3]);
 }
+
+/// `{:#}` quotes the spec's sentence under the broken rule; `{}` does not.
+#[test]
+fn explain_alternate_quotes_the_spec() {
+    let configuration = json!({ "shape": [[0], [2], -1] });
+    let explanation = explain(&configuration, &[2, 3, 4]);
+    let plain = explanation.to_string();
+    let text = format!("{explanation:#}");
+    assert!(!plain.contains("the spec:"));
+    let input = format!("format!(\"{{:#}}\", explain({configuration}, [2, 3, 4]))");
+    settings(&input).bind(|| insta::assert_snapshot!("explain-alternate-input-dims.prefix", text));
+}

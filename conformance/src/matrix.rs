@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::coverage::Tally;
 use crate::registry::Registry;
 
-/// The clause matrix: clause, level, paraphrase, where the code checks it, and how
+/// The clause matrix: clause, level, the spec's sentence, our paraphrase, where the code checks it, and how
 /// many vectors accept and reject under it. `locations` maps a clause id to the
 /// source files that cite it.
 #[must_use]
@@ -17,7 +17,7 @@ pub fn clause_matrix(
     locations: &BTreeMap<String, Vec<String>>,
 ) -> String {
     let mut out = String::from(
-        "| clause | level | rule | checked in | accepting | rejecting | either |\n|---|---|---|---|---:|---:|---:|\n",
+        "| clause | level | the spec says | rule | checked in | accepting | rejecting | either |\n|---|---|---|---|---|---:|---:|---:|\n",
     );
     for clause in &registry.clauses {
         let tally = tallies.get(&clause.id).copied().unwrap_or_default();
@@ -35,11 +35,16 @@ pub fn clause_matrix(
                     .join(", ")
             })
             .unwrap_or_else(|| "-".into());
+        let sentence = clause
+            .text
+            .as_ref()
+            .map_or_else(|| "-".into(), |text| format!("\"{text}\""));
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {files} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {files} | {} | {} | {} |",
             clause.id,
             clause.level,
+            escape(&sentence),
             escape(&rule),
             tally.accepting,
             tally.rejecting,

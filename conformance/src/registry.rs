@@ -37,6 +37,9 @@ pub struct ClauseEntry {
     pub section: String,
     /// `must`, `should` or `interpretation`.
     pub level: String,
+    /// The spec's sentence for the rule, quoted (MUST and should clauses only).
+    #[serde(default)]
+    pub text: Option<String>,
     /// The rule in our own words.
     pub paraphrase: String,
     /// The formula, where there is one.
