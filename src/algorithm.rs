@@ -82,8 +82,9 @@ where
 {
     // The element counts agree (shape.invariant held at resolve), so only an
     // inconsistency between ndarray and this crate could fail here.
-    let failed = |error: ndarray::ShapeError| ReshapeError::Overflow {
-        what: format!("reshaping to {to:?}: {error}"),
+    let failed = |error: ndarray::ShapeError| ReshapeError::NdarrayShape {
+        what: format!("reshaping to {to:?}"),
+        reason: error.to_string(),
     };
     if algorithm_view(array.shape(), array.strides(), to) {
         return array.to_shape((IxDyn(to), Order::RowMajor)).map_err(failed);

@@ -162,6 +162,16 @@ pub enum ReshapeError {
         /// The product, as a formula with its position.
         what: String,
     },
+    /// ndarray refused a reshape or an array this crate asked for, though the
+    /// element counts agree: short of a bug, ndarray's own bound on sizes
+    /// (`isize`), so it keeps the class and clause of a size beyond 64 bits.
+    #[error("ndarray refused {what}: {reason}")]
+    NdarrayShape {
+        /// What was asked of ndarray, e.g. `reshaping to [2, 3]`.
+        what: String,
+        /// ndarray's `ShapeError`, as it words it.
+        reason: String,
+    },
     /// -1 cannot be given an extent that makes the counts equal.
     #[error(
         "-1 at shape[{element}] cannot be determined: {}",
@@ -243,73 +253,88 @@ pub enum ReshapeError {
     },
 }
 
-impl ReshapeError {
-    /// The error's class, comparable across implementations.
-    #[must_use]
-    pub fn class(&self) -> ErrorClass {
-        use ErrorClass as C;
-        match self {
-            Self::NotJson { .. }
-            | Self::CodecNotObject { .. }
-            | Self::MissingName
-            | Self::WrongName { .. }
-            | Self::ConfigurationNotObject { .. }
-            | Self::UnknownMember { .. }
-            | Self::ShapeMissing
-            | Self::ShapeNotArray { .. }
-            | Self::WrongKind { .. }
-            | Self::NotAnInteger { .. }
-            | Self::NegativeInputDim { .. }
-            | Self::ConfigurationTooLarge { .. } => C::MalformedConfiguration,
-            Self::InvalidSize { .. } => C::InvalidSize,
-            Self::SizeTooLarge { .. } | Self::Overflow { .. } => C::Overflow,
-            Self::RepeatedAuto { .. } => C::RepeatedAuto,
-            Self::InputDimsNotIncreasing { .. } => C::InputDimsNotIncreasing,
-            Self::InputDimTooLarge { .. } | Self::InputDimOutOfRange { .. } => {
-                C::InputDimOutOfRange
+/// The one table of what each error means: its class (comparable across
+/// implementations), the clause it enforces, and the field that says where in
+/// `shape` it is, if any. The compiler checks that every variant has its row;
+/// adding a rule is its variant above and one row here.
+macro_rules! error_table {
+    ($($variant:ident => $class:ident, $clause:ident $(, $place:ident)?;)*) => {
+        impl ReshapeError {
+            /// The error's class, comparable across implementations.
+            #[must_use]
+            pub fn class(&self) -> ErrorClass {
+                match self { $(Self::$variant { .. } => ErrorClass::$class,)* }
             }
-            Self::AutoIndeterminate { .. } | Self::ElementCountMismatch { .. } => {
-                C::ElementCountMismatch
-            }
-            Self::PrefixMisaligned { .. } | Self::SuffixMisaligned { .. } => C::InputDimsMisaligned,
-            Self::ShapeMismatch { .. } | Self::RankMismatch { .. } | Self::RankTooLarge { .. } => {
-                C::ShapeMismatch
-            }
-            Self::OutOfBounds { .. } => C::OutOfBounds,
-        }
-    }
 
-    /// The clause the error enforces.
-    #[must_use]
-    pub fn clause(&self) -> Clause {
-        match self {
-            Self::CodecNotObject { .. } | Self::MissingName | Self::WrongName { .. } => {
-                Clause::CodecName
+            /// The clause the error enforces.
+            #[must_use]
+            pub fn clause(&self) -> Clause {
+                match self { $(Self::$variant { .. } => Clause::$clause,)* }
             }
-            Self::NotJson { .. }
-            | Self::ConfigurationNotObject { .. }
-            | Self::UnknownMember { .. }
-            | Self::ShapeMissing
-            | Self::ShapeNotArray { .. } => Clause::ConfigurationMembers,
-            Self::WrongKind { .. } | Self::NotAnInteger { .. } => Clause::ShapeElement,
-            Self::InvalidSize { .. } => Clause::ShapeSize,
-            Self::NegativeInputDim { .. } => Clause::ShapeInputDims,
-            Self::SizeTooLarge { .. } | Self::Overflow { .. } => Clause::LimitsU64,
-            Self::ConfigurationTooLarge { .. } | Self::RankTooLarge { .. } => Clause::LimitsRank,
-            Self::RepeatedAuto { .. } => Clause::ShapeAutoOnce,
-            Self::InputDimsNotIncreasing { .. } => Clause::InputDimsIncreasing,
-            Self::InputDimTooLarge { .. } | Self::InputDimOutOfRange { .. } => {
-                Clause::InputDimsRange
-            }
-            Self::AutoIndeterminate { .. } => Clause::ShapeAutoValue,
-            Self::ElementCountMismatch { .. } => Clause::ShapeInvariant,
-            Self::PrefixMisaligned { .. } => Clause::InputDimsPrefix,
-            Self::SuffixMisaligned { .. } => Clause::InputDimsSuffix,
-            Self::ShapeMismatch { .. } | Self::RankMismatch { .. } | Self::OutOfBounds { .. } => {
-                Clause::AlgorithmRavel
+
+            /// Where in `shape` the rule was broken, for errors that have a place there.
+            #[must_use]
+            pub fn position(&self) -> Option<Position> {
+                match self { $(Self::$variant { .. } => error_table!(@at self, $variant $(, $place)?),)* }
             }
         }
+    };
+    (@at $error:ident, $variant:ident) => { None };
+    (@at $error:ident, $variant:ident, $place:ident) => {
+        match $error {
+            Self::$variant { $place, .. } => Some(Place::place($place)),
+            _ => None,
+        }
+    };
+}
+
+/// A field that says where in `shape`: a [`Position`], or the index of an element.
+trait Place {
+    fn place(&self) -> Position;
+}
+
+impl Place for Position {
+    fn place(&self) -> Position {
+        *self
     }
+}
+
+impl Place for usize {
+    fn place(&self) -> Position {
+        Position::element(*self)
+    }
+}
+
+error_table! {
+    // variant             => class,                  clause,               where
+    NotJson                => MalformedConfiguration, ConfigurationMembers;
+    CodecNotObject         => MalformedConfiguration, CodecName;
+    MissingName            => MalformedConfiguration, CodecName;
+    WrongName              => MalformedConfiguration, CodecName;
+    ConfigurationNotObject => MalformedConfiguration, ConfigurationMembers;
+    UnknownMember          => MalformedConfiguration, ConfigurationMembers;
+    ShapeMissing           => MalformedConfiguration, ConfigurationMembers;
+    ShapeNotArray          => MalformedConfiguration, ConfigurationMembers;
+    WrongKind              => MalformedConfiguration, ShapeElement,         at;
+    NotAnInteger           => MalformedConfiguration, ShapeElement,         at;
+    NegativeInputDim       => MalformedConfiguration, ShapeInputDims,       at;
+    ConfigurationTooLarge  => MalformedConfiguration, LimitsRank;
+    InvalidSize            => InvalidSize,            ShapeSize,            at;
+    SizeTooLarge           => Overflow,               LimitsU64,            at;
+    Overflow               => Overflow,               LimitsU64;
+    NdarrayShape           => Overflow,               LimitsU64;
+    RepeatedAuto           => RepeatedAuto,           ShapeAutoOnce,        second;
+    InputDimsNotIncreasing => InputDimsNotIncreasing, InputDimsIncreasing,  at;
+    InputDimTooLarge       => InputDimOutOfRange,     InputDimsRange,       at;
+    InputDimOutOfRange     => InputDimOutOfRange,     InputDimsRange,       at;
+    AutoIndeterminate      => ElementCountMismatch,   ShapeAutoValue,       element;
+    ElementCountMismatch   => ElementCountMismatch,   ShapeInvariant;
+    PrefixMisaligned       => InputDimsMisaligned,    InputDimsPrefix,      element;
+    SuffixMisaligned       => InputDimsMisaligned,    InputDimsSuffix,      element;
+    ShapeMismatch          => ShapeMismatch,          AlgorithmRavel;
+    RankMismatch           => ShapeMismatch,          AlgorithmRavel;
+    RankTooLarge           => ShapeMismatch,          LimitsRank;
+    OutOfBounds            => OutOfBounds,            AlgorithmRavel;
 }
 
 /// Why -1 has no extent: no integer works, or (with a zero extent) every one does.

@@ -10,7 +10,6 @@ use crate::configuration::ReshapeConfiguration;
 use crate::error::ReshapeError;
 use crate::json::Json;
 use crate::parse::{parse_codec, parse_configuration};
-use crate::position::Position;
 use crate::product::list;
 use crate::resolve::resolve_traced;
 use crate::trace::{Step, Trace, Verdict};
@@ -98,20 +97,6 @@ pub fn explain_codec_json_str(codec: &str, a_shape: &[u64]) -> Explanation {
     })
 }
 
-/// Where in `shape` an error is, for the trace.
-fn error_position(error: &ReshapeError) -> Option<Position> {
-    match error {
-        ReshapeError::WrongKind { at, .. }
-        | ReshapeError::NotAnInteger { at, .. }
-        | ReshapeError::InvalidSize { at, .. }
-        | ReshapeError::SizeTooLarge { at, .. }
-        | ReshapeError::NegativeInputDim { at, .. }
-        | ReshapeError::InputDimTooLarge { at, .. }
-        | ReshapeError::InputDimOutOfRange { at, .. } => Some(*at),
-        _ => None,
-    }
-}
-
 fn explain_with(
     a_shape: &[u64],
     parse: impl FnOnce(&mut Trace) -> Result<ReshapeConfiguration, ReshapeError>,
@@ -123,12 +108,9 @@ fn explain_with(
         // Errors found while reading the JSON or computing a product end the trace
         // without a step of their own; give them one, so the trace shows where it stopped.
         if trace.last_verdict() != Some(Verdict::Violated) {
-            trace.note(
-                error.clause(),
-                error_position(error),
-                Verdict::Violated,
-                || error.to_string(),
-            );
+            trace.note(error.clause(), error.position(), Verdict::Violated, || {
+                error.to_string()
+            });
         }
     }
     Explanation {

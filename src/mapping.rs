@@ -140,8 +140,9 @@ impl ReshapeCodec {
             Ok(())
         })?;
         ArrayD::from_shape_vec(IxDyn(&box_shape), gathered).map_err(|error| {
-            ReshapeError::Overflow {
-                what: format!("the gathered box {box_shape:?}: {error}"),
+            ReshapeError::NdarrayShape {
+                what: format!("the gathered box {box_shape:?}"),
+                reason: error.to_string(),
             }
         })
     }

@@ -87,7 +87,7 @@ fn every_resolve_vector_passes_through_the_text_api() {
 }
 
 /// The explained text API reaches the outcome of the plain one on every resolve
-/// vector, and a broken rule is the trace's last step.
+/// vector, and a broken rule is the trace's last step, at the error's position.
 #[test]
 fn explain_json_str_reaches_the_outcome_of_resolve_on_every_vector() {
     for case in resolve_cases() {
@@ -98,8 +98,18 @@ fn explain_json_str_reaches_the_outcome_of_resolve_on_every_vector() {
         let resolved = resolve(&case);
         assert_eq!(explanation.outcome, resolved, "{}", case.case.id);
         if let Err(error) = &resolved {
-            let last = explanation.steps.last().map(|step| step.clause);
-            assert_eq!(last, Some(error.clause()), "{}", case.case.id);
+            let last = explanation.steps.last();
+            assert_eq!(
+                last.map(|step| step.clause),
+                Some(error.clause()),
+                "{}",
+                case.case.id
+            );
+            // A step with a place has the error's; the steps of rules over the whole
+            // shape (-1 once, increasing dims) name their places in the detail.
+            if let Some(at) = last.and_then(|step| step.at) {
+                assert_eq!(Some(at), error.position(), "{}", case.case.id);
+            }
         }
     }
 }

@@ -170,6 +170,19 @@ fn errors() -> Vec<(&'static str, (String, ReshapeError))> {
             resolve_error(&json!([[0, 2], 3]), &[2, 3, 4]),
         ),
         (
+            // Unreachable through the API (the element counts agree whenever ndarray
+            // is asked), so built by hand: its message still has to read well.
+            "limits.u64-ndarray-shape",
+            (
+                "ndarray refusing a reshape, built by hand".into(),
+                ReshapeError::NdarrayShape {
+                    what: "reshaping to [6]".into(),
+                    reason: ndarray::ShapeError::from_kind(ndarray::ErrorKind::IncompatibleShape)
+                        .to_string(),
+                },
+            ),
+        ),
+        (
             "algorithm.ravel-wrong-array-shape",
             usage_error(
                 "encoding an array of shape [3, 2]",
