@@ -5,6 +5,12 @@
 use std::fmt;
 
 /// Where in `shape` a rule was broken: `shape[i]`, or `shape[i][j]` inside input dims.
+///
+/// ```
+/// use zarr_reshape::Position;
+/// assert_eq!(Position::element(2).to_string(), "shape[2]");
+/// assert_eq!(Position::input_dim(0, 1).to_string(), "shape[0][1]");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     /// Index `i` of the element of `shape`.
