@@ -1,12 +1,21 @@
 //! The Zarr v3 `reshape` codec (zarr-extensions `codecs/reshape`), implemented
 //! clause by clause as the reference for the zarr-reshape conformance suite.
 //!
-//! The modules follow the spec's data flow, one way: [`parse`] the configuration
-//! ("Codec name", "Configuration parameters") → [`resolve`] it against the
-//! decoded shape, with the rules of [`shape`] and [`input_dims`] → the resolved
-//! [`codec`] → [`algorithm`] (encode, decode) and [`mapping`] (partial decoding).
-//! [`mod@explain`] runs the same flow with the [`trace`] on. Every check cites its
-//! clause ID from `spec-cases/clauses.json`.
+//! The API is what this page lists; the modules behind it are private and
+//! follow the spec's data flow, one way (the repository's README, "Layout"):
+//!
+//! ```text
+//! JSON ──parse──▶ ReshapeConfiguration ──resolve(A_shape)──▶ ReshapeCodec ──▶ encode / decode
+//!   parse.rs        codec.name, shape.element,   resolve.rs orders the rules       algorithm.rs
+//!                   shape.size, shape.auto.once,  of shape.rs and input_dims.rs    mapping.rs
+//!                   input-dims.increasing         (B_shape, invariant, prefix,     (partial decoding)
+//!                                                  suffix)
+//! ```
+//!
+//! Each MUST rule is one function named after its clause (`input_dims_prefix`
+//! for `input-dims.prefix`), quoting the spec's sentence; [`explain`] runs the
+//! same flow with a trace on. Clause IDs are those of `spec-cases/clauses.json`
+//! ([`Clause`]); resource bounds are in [`limits`].
 //!
 //! ```
 //! use zarr_reshape::{ReshapeCodec, ReshapeConfiguration};
@@ -25,24 +34,24 @@
 //! ```
 #![forbid(unsafe_code)]
 
-pub mod algorithm;
-pub mod clause;
-pub mod codec;
-pub mod configuration;
-pub mod error;
-pub mod error_class;
-pub mod explain;
-pub mod input_dims;
+mod algorithm;
+mod clause;
+mod codec;
+mod configuration;
+mod error;
+mod error_class;
+mod explain;
+mod input_dims;
 mod json;
 pub mod limits;
-pub mod mapping;
-pub mod parse;
-pub mod position;
+mod mapping;
+mod parse;
+mod position;
 mod product;
-pub mod resolve;
-pub mod shape;
+mod resolve;
+mod shape;
 mod strided;
-pub mod trace;
+mod trace;
 
 pub use clause::{Clause, Level};
 pub use codec::{ChunkRepresentation, ReshapeCodec};
