@@ -76,7 +76,8 @@ impl ReshapeConfiguration {
         parse_codec(Json::Value(codec), &mut Trace::off())
     }
 
-    /// The former name of [`Self::from_json_value`].
+    /// The former name of [`Self::from_json_value`], to be `#[deprecated]` once the
+    /// last caller in this workspace has moved to the new name.
     ///
     /// # Errors
     /// As [`Self::from_json_value`].
@@ -84,7 +85,8 @@ impl ReshapeConfiguration {
         Self::from_json_value(configuration)
     }
 
-    /// The former name of [`Self::from_codec_json_value`].
+    /// The former name of [`Self::from_codec_json_value`], to be `#[deprecated]`
+    /// once the last caller in this workspace has moved to the new name.
     ///
     /// # Errors
     /// As [`Self::from_codec_json_value`].
