@@ -1,4 +1,5 @@
-//! Errors: one variant per violated rule, each with its error class and clause.
+//! Errors: one variant per broken rule; its class, clause and place in `shape`
+//! come from the one `error_table!` below the enum.
 
 use crate::clause::Clause;
 use crate::error_class::ErrorClass;

@@ -31,7 +31,7 @@ impl ReshapeConfiguration {
     pub fn new(shape: Vec<ShapeElement>) -> Result<Self> {
         for (element, item) in shape.iter().enumerate() {
             if let ShapeElement::Size(size) = item {
-                shape_size(*size, Position::element(element))?;
+                shape_size(Ok(*size), Position::element(element))?;
             }
         }
         checked(shape, &mut Trace::off())
@@ -260,12 +260,11 @@ fn shape_element(value: Json<'_>, element: usize) -> Result<ShapeElement> {
             }),
             // The special value -1 (shape.auto.value); its count is checked later.
             Some(Integer::MinusOne) => Ok(ShapeElement::Auto),
-            // shape.size: "a positive integer size"; 0 and other negatives are not sizes (E6).
-            Some(Integer::Negative) => Err(ReshapeError::InvalidSize {
-                at,
-                value: text.into_owned(),
-            }),
-            Some(Integer::NonNegative(Some(size))) => shape_size(size, at).map(ShapeElement::Size),
+            // shape.size: 0 and negatives other than -1 are not sizes (E6).
+            Some(Integer::Negative) => shape_size(Err(&text), at).map(ShapeElement::Size),
+            Some(Integer::NonNegative(Some(size))) => {
+                shape_size(Ok(size), at).map(ShapeElement::Size)
+            }
             // limits.u64 (I-7): a size that no 64-bit extent can hold.
             Some(Integer::NonNegative(None)) => Err(ReshapeError::SizeTooLarge {
                 at,

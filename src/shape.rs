@@ -11,18 +11,24 @@ use crate::position::Position;
 use crate::product::{list, product, product_of};
 use crate::trace::{Trace, Verdict};
 
-/// shape.size: a size is positive; it becomes `B_shape[i]`.
+/// shape.size: a size is positive; it becomes `B_shape[i]`. `size` is the
+/// integer, or `Err` with the text of a negative one other than -1 (which no
+/// `u64` holds and which is no size either, erratum E6).
 ///
-/// zarr-extensions codecs/reshape, "Configuration parameters": "a positive integer size,
-/// specifying that B_shape[i] := size."
-pub(crate) fn shape_size(size: u64, at: Position) -> Result<u64> {
-    if size == 0 {
-        return Err(ReshapeError::InvalidSize {
+/// zarr-extensions codecs/reshape, "Configuration parameters": "a positive integer
+/// size, specifying that B_shape[i] := size."
+pub(crate) fn shape_size(size: Result<u64, &str>, at: Position) -> Result<u64> {
+    match size {
+        Ok(0) => Err(ReshapeError::InvalidSize {
             at,
             value: "0".into(),
-        });
+        }),
+        Ok(size) => Ok(size),
+        Err(negative) => Err(ReshapeError::InvalidSize {
+            at,
+            value: negative.into(),
+        }),
     }
-    Ok(size)
 }
 
 /// shape.input-dims: `B_shape[i] := prod(A_shape[input_dims])` (erratum E1: the

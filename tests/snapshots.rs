@@ -300,3 +300,20 @@ fn explain_alternate_quotes_the_spec() {
     let input = format!("format!(\"{{:#}}\", explain({configuration}, [2, 3, 4]))");
     settings(&input).bind(|| insta::assert_snapshot!("explain-alternate-input-dims.prefix", text));
 }
+
+/// The error table's position of an error is the place its message names.
+#[test]
+fn error_positions_are_the_places_their_messages_name() {
+    let mut placed = 0;
+    for (name, (_, error)) in errors() {
+        if let Some(position) = error.position() {
+            placed += 1;
+            let message = error.to_string();
+            assert!(
+                message.contains(&position.to_string()),
+                "{name}: {position} is not in {message:?}"
+            );
+        }
+    }
+    assert!(placed >= 10, "only {placed} errors have a position");
+}
