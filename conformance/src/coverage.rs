@@ -1,6 +1,6 @@
 //! Checks over the whole suite that a schema cannot express: unique ids, ids that
-//! match their files, known clauses and readings, and every MUST clause and every
-//! error class exercised.
+//! match their files, known clauses and readings, every MUST clause and every
+//! error class exercised, and every MUST and should clause quoting the spec.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -170,6 +170,17 @@ pub fn check(root: &Path, registry: &Registry, files: &[(PathBuf, Vec<Case>)]) -
             problems.push(suite(format!("no case expects the error class {class}")));
         }
     }
+    // Each MUST and should clause quotes the spec's sentence for it (its `text`),
+    // which CONFORMANCE.md and the library's trace show.
+    for clause in &registry.clauses {
+        let normative = clause.level == "must" || clause.level == "should";
+        if normative && clause.text.as_deref().is_none_or(str::is_empty) {
+            problems.push(suite(format!(
+                "the {} clause {} has no text quoting the spec",
+                clause.level, clause.id
+            )));
+        }
+    }
     let tallies = tally(files.iter().flat_map(|(_, cases)| cases));
     for clause in registry
         .clauses
@@ -185,4 +196,43 @@ pub fn check(root: &Path, registry: &Registry, files: &[(PathBuf, Vec<Case>)]) -
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{ClauseEntry, SpecVersion};
+
+    fn registry(text: Option<&str>) -> Registry {
+        Registry {
+            spec: SpecVersion {
+                name: "zarr-extensions codecs/reshape".into(),
+                commit: "7b87143".into(),
+            },
+            clauses: vec![ClauseEntry {
+                id: "codec.name".into(),
+                section: "Codec name".into(),
+                level: "should".into(),
+                text: text.map(str::to_owned),
+                paraphrase: "The name is reshape.".into(),
+                formula: None,
+                interpretations: Vec::new(),
+            }],
+            interpretations: Vec::new(),
+        }
+    }
+
+    fn text_problems(registry: &Registry) -> usize {
+        check(Path::new("suite"), registry, &[])
+            .iter()
+            .filter(|problem| problem.message.contains("no text quoting the spec"))
+            .count()
+    }
+
+    #[test]
+    fn a_normative_clause_without_text_is_a_problem() {
+        assert_eq!(text_problems(&registry(None)), 1);
+        assert_eq!(text_problems(&registry(Some(""))), 1);
+        assert_eq!(text_problems(&registry(Some("MUST be reshape."))), 0);
+    }
 }
