@@ -76,20 +76,20 @@ impl ReshapeConfiguration {
         parse_codec(Json::Value(codec), &mut Trace::off())
     }
 
-    /// The former name of [`Self::from_json_value`], to be `#[deprecated]` once the
-    /// last caller in this workspace has moved to the new name.
+    /// The former name of [`Self::from_json_value`].
     ///
     /// # Errors
     /// As [`Self::from_json_value`].
+    #[deprecated(since = "0.1.0", note = "renamed to `from_json_value`")]
     pub fn from_configuration_json(configuration: &Value) -> Result<Self> {
         Self::from_json_value(configuration)
     }
 
-    /// The former name of [`Self::from_codec_json_value`], to be `#[deprecated]`
-    /// once the last caller in this workspace has moved to the new name.
+    /// The former name of [`Self::from_codec_json_value`].
     ///
     /// # Errors
     /// As [`Self::from_codec_json_value`].
+    #[deprecated(since = "0.1.0", note = "renamed to `from_codec_json_value`")]
     pub fn from_codec_json(codec: &Value) -> Result<Self> {
         Self::from_codec_json_value(codec)
     }

@@ -130,8 +130,8 @@ fn json_length(index: &[u64]) -> usize {
 
 fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
     let configuration = match &case.codec {
-        CodecJson::Configuration(json) => ReshapeConfiguration::from_configuration_json(json)?,
-        CodecJson::Codec(json) => ReshapeConfiguration::from_codec_json(json)?,
+        CodecJson::Configuration(json) => ReshapeConfiguration::from_json_value(json)?,
+        CodecJson::Codec(json) => ReshapeConfiguration::from_codec_json_value(json)?,
     };
     let codec = ReshapeCodec::new(configuration, &case.decoded_shape)?;
     let mut output = Map::new();
