@@ -1,6 +1,6 @@
 """B_shape from a parsed shape and A_shape: the spec's formulas and MUST rules (I-8 order)."""
 from bugs import on
-from codec import MAX_RANK, ReshapeError, hang, limit, parse, prod
+from codec import MAX_RANK, WRAPPING, ReshapeError, hang, limit, parse, prod
 
 LINEAR_SEARCH_LIMIT = 10**7  # a -1 found by counting up would take longer than any timeout
 
@@ -99,7 +99,7 @@ def check_alignment(shape, b_shape, a_shape):
             a_after = prod(a_shape[first + 1 :])
         else:
             a_after = prod(a_shape[last + 1 :])
-        if not (on("overflow-checked-on-total-only") or on("overflow-ignored-when-count-is-zero")):
+        if not WRAPPING[0]:
             check_fits([before, after, a_before, a_after], "a prefix or suffix product")
         error_class = "element-count-mismatch" if on("misaligned-wrong-class") else "input-dims-misaligned"
         if before != a_before and not on("prefix-rule-skipped"):
@@ -131,16 +131,19 @@ def check_contiguous(shape):
 def resolve_shape(case):
     shape, a_shape = parse(case), decoded_shape(case)
     KINDS[:] = ["dims" if isinstance(e, list) else "auto" if e == -1 else "size" for e in shape]
+    exact_total = 1
+    for a in a_shape:
+        exact_total *= a
+    zero_count = on("overflow-ignored-when-count-is-zero") and exact_total == 0
+    WRAPPING[0] = on("overflow-checked-on-total-only") or zero_count  # the unchecked products wrap
     b_shape = [prod(extent(a_shape, d) for d in e) if isinstance(e, list) else e for e in shape]
     total = prod(a_shape)
     if on("zero-extent-rejected") and 0 in a_shape:
         raise ReshapeError("shape-mismatch", "a decoded extent is 0")
-    if on("overflow-ignored-when-count-is-zero") and total == 0:
-        pass
-    elif not on("overflow-checked-on-total-only"):
+    if on("overflow-checked-on-total-only"):
+        check_fits([exact_total], "prod(A_shape)")
+    elif not zero_count:
         check_fits(b_shape + [total], "an extent or prod(A_shape)")
-    else:
-        check_fits([total], "prod(A_shape)")
     if on("alignment-before-auto"):
         check_alignment(shape, b_shape, a_shape)
     b_shape = solve_auto(b_shape, total)

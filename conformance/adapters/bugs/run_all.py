@@ -91,7 +91,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runner", required=True, help="the zarr-reshape binary")
     parser.add_argument("--jobs", type=int, default=2, help="bugs run at once (default 2)")
-    parser.add_argument("--timeout", type=int, default=3000, help="per-case timeout in ms (hang bugs: 500)")
+    parser.add_argument("--timeout", type=int, default=3000, help="per-case timeout in ms (hang bugs: 1000)")
     parser.add_argument("--bugs", nargs="*", help="only these bugs (default: all)")
     parser.add_argument("--markdown", help="also write the table as Markdown to this file")
     parser.add_argument("--check", help="fail (exit 1) when this Markdown file differs from the table")
@@ -107,7 +107,7 @@ def main():
             print(f"the adapter without a bug does not pass: {how(clean)}", file=sys.stderr)
             return 1
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(run_one, args.runner, n, 500 if n in HANGS else args.timeout, folder) for n in names]
+            futures = [pool.submit(run_one, args.runner, n, 1000 if n in HANGS else args.timeout, folder) for n in names]
             results = [f.result() for f in futures]
     seconds = time.monotonic() - began
     width = max(len(n) for n in names)
