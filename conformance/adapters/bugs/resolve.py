@@ -124,8 +124,9 @@ def check_positions(shape):
 def check_contiguous(shape):
     """A stricter folk rule instead of the products: each element's dims are consecutive."""
     for element in shape:
-        if isinstance(element, list) and element != list(range(element[0], element[0] + len(element)) if element else []):
-            raise ReshapeError("input-dims-misaligned", f"input dims {element} are not consecutive")
+        if isinstance(element, list) and element:
+            if element != list(range(element[0], element[0] + len(element))):
+                raise ReshapeError("input-dims-misaligned", f"input dims {element} are not consecutive")
 
 
 def resolve_shape(case):
