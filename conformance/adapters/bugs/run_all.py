@@ -98,6 +98,8 @@ def main():
     args = parser.parse_args()
     names = args.bugs if args.bugs else list(BUGS)
     unknown = [n for n in names if n not in BUGS]
+    if not (os.path.isfile(args.runner) and os.access(args.runner, os.X_OK)):
+        parser.error(f"--runner {args.runner} is not an executable file (build it: cargo build --release)")
     if unknown or args.jobs < 1:
         parser.error(f"unknown bugs: {unknown}" if unknown else "--jobs must be at least 1")
     began = time.monotonic()
