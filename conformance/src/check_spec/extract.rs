@@ -1,10 +1,11 @@
 //! Finding the JSON examples and the `"shape": [...]` fragments of a markdown document.
 //!
-//! Fenced blocks tagged `json` are JSON; untagged fenced blocks are JSON when they
-//! start with `{` followed by a key (or `}`). Outside fences, a line that begins
-//! with `{` starts a block when the line before it is only the tag `json` (a
-//! rendered copy that lost its fences) or when a key follows the brace; the block
-//! runs to the brace that balances it.
+//! Fenced blocks (found by pulldown-cmark, see `markdown`) tagged `json` are JSON;
+//! untagged fenced blocks are JSON when they start with `{` followed by a key (or
+//! `}`). Outside fences, a line that begins with `{` starts a block when the line
+//! before it is only the tag `json` (a rendered copy that lost its fences) or when
+//! a key follows the brace; the block runs to the brace that balances it. No
+//! markdown parser knows a rendered copy, so that part is written by hand.
 
 use std::ops::Range;
 
@@ -27,12 +28,21 @@ pub(crate) struct Line {
     pub(crate) kind: LineKind,
 }
 
-/// A JSON example: the byte range of its content in the document.
+/// A JSON example: the byte ranges of its content in the document.
 #[derive(Debug, Clone)]
 pub(crate) struct Block {
-    pub(crate) content: Range<usize>,
-    /// The line index of the first content line.
+    /// The content, in pieces that leave out what a container puts before each
+    /// line; at least one (empty for an empty example).
+    pub(crate) pieces: Vec<Range<usize>>,
+    /// The line index of its first line (the opening fence of a fenced block).
     pub(crate) first_line: usize,
+}
+
+impl Block {
+    /// Where the content starts.
+    pub(crate) fn start(&self) -> usize {
+        self.pieces.first().map_or(0, |piece| piece.start)
+    }
 }
 
 /// An inline `"shape": [...]` fragment of the prose.
@@ -66,7 +76,14 @@ impl Document {
             .unwrap_or_default()
     }
 
-    /// The index of the line holding byte `offset`.
+    /// The index of the line holding byte `offset`, its line break included.
+    pub(crate) fn line_at(&self, offset: usize) -> usize {
+        self.lines
+            .partition_point(|line| line.start <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The index of the line holding byte `offset` (a line break counts as the next line's).
     pub(crate) fn line_of(&self, offset: usize) -> usize {
         self.lines
             .partition_point(|line| line.end < offset)
@@ -100,7 +117,7 @@ pub(crate) fn extract(text: &str) -> Document {
     fenced_blocks(text, &mut document);
     unfenced_blocks(text, &mut document);
     document.paragraph_starts = super::text::paragraph_starts(&document, text);
-    document.blocks.sort_by_key(|block| block.content.start);
+    document.blocks.sort_by_key(Block::start);
     document.fragments = super::inline::find(text, &document);
     document
 }
@@ -111,61 +128,46 @@ fn set_kind(document: &mut Document, index: usize, kind: LineKind) {
     }
 }
 
-/// Fenced code blocks and HTML comments.
+/// Fenced code blocks and HTML comments, as pulldown-cmark finds them.
 fn fenced_blocks(text: &str, document: &mut Document) {
-    let mut fence: Option<(char, usize, String, usize)> = None; // marker, length, tag, first line
-    let mut in_comment = false;
-    for index in 0..document.lines.len() {
-        let trimmed = document.line_text(text, index).trim_start();
-        if let Some((marker, length, tag, first)) = fence.clone() {
-            set_kind(document, index, LineKind::Code);
-            let run = trimmed.chars().take_while(|c| *c == marker).count();
-            let rest = trimmed.get(run..).unwrap_or_default();
-            if run >= length && rest.trim().is_empty() {
-                push_fenced(text, document, &tag, first, index);
-                fence = None;
-            }
-        } else if in_comment {
-            set_kind(document, index, LineKind::Comment);
-            in_comment = !trimmed.contains("-->");
-        } else if let Some(marker) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') {
-            let run = trimmed.chars().take_while(|c| *c == marker).count();
-            if run >= 3 {
-                let tag = trimmed.get(run..).unwrap_or_default().trim().to_string();
-                set_kind(document, index, LineKind::Code);
-                fence = Some((marker, run, tag, index.saturating_add(1)));
-            }
-        } else if trimmed.starts_with("<!--") {
-            set_kind(document, index, LineKind::Comment);
-            in_comment = !trimmed.contains("-->");
-        }
+    let structure = super::markdown::structure(text);
+    for comment in &structure.comments {
+        mark(document, comment, LineKind::Comment);
     }
-    if let Some((_, _, tag, first)) = fence {
-        // An unclosed fence runs to the end of the document.
-        push_fenced(text, document, &tag, first, document.lines.len());
+    for fence in structure.fences {
+        mark(document, &fence.range, LineKind::Code);
+        let first_line = document.line_at(fence.range.start);
+        let is_json = if fence.language.is_empty() {
+            looks_like_object(&super::markdown::joined(text, &fence.pieces))
+        } else {
+            fence.language.eq_ignore_ascii_case("json")
+        };
+        let pieces = if fence.pieces.is_empty() {
+            // Empty: a closed fence is an empty example, at its closing line; a
+            // fence opened on the last line holds nothing at all.
+            let after_open = text
+                .get(fence.range.clone())
+                .and_then(|block| block.find('\n'))
+                .map(|newline| fence.range.start.saturating_add(newline).saturating_add(1));
+            match after_open.filter(|after| *after < fence.range.end) {
+                Some(after) => vec![after..after],
+                None => continue,
+            }
+        } else {
+            fence.pieces
+        };
+        if is_json {
+            document.blocks.push(Block { pieces, first_line });
+        }
     }
 }
 
-fn push_fenced(text: &str, document: &mut Document, tag: &str, first: usize, end: usize) {
-    let (Some(start), Some(last)) = (
-        document.lines.get(first).map(|line| line.start),
-        end.checked_sub(1).and_then(|last| document.lines.get(last)),
-    ) else {
-        return;
-    };
-    let content = start..last.end.max(start);
-    let language = tag.split_whitespace().next().unwrap_or_default();
-    let body = text.get(content.clone()).unwrap_or_default();
-    let is_json = if language.is_empty() {
-        looks_like_object(body)
-    } else {
-        language.eq_ignore_ascii_case("json")
-    };
-    if is_json {
-        document.blocks.push(Block {
-            content,
-            first_line: first,
-        });
+/// Sets the kind of every line `range` touches.
+fn mark(document: &mut Document, range: &Range<usize>, kind: LineKind) {
+    let first = document.line_at(range.start);
+    let last = document.line_at(range.end.saturating_sub(1).max(range.start));
+    for index in first..=last {
+        set_kind(document, index, kind);
     }
 }
 
@@ -214,7 +216,7 @@ fn unfenced_blocks(text: &str, document: &mut Document) {
         }
         let end = document.lines.get(last).map_or(line.end, |line| line.end);
         document.blocks.push(Block {
-            content: line.start..end,
+            pieces: vec![line.start..end],
             first_line: index,
         });
         index = last.saturating_add(1);
@@ -258,21 +260,25 @@ fn unbalanced_end(text: &str, document: &Document, first: usize) -> usize {
 
 /// A block of JSON Lines (one object per line, as a report stream is written):
 /// the range of each line, when there are two or more and each parses alone.
-pub(crate) fn json_lines(text: &str, content: Range<usize>) -> Option<Vec<Range<usize>>> {
-    let body = text.get(content.clone())?;
+pub(crate) fn json_lines(text: &str, pieces: &[Range<usize>]) -> Option<Vec<Range<usize>>> {
     let mut lines = Vec::new();
-    let mut start = content.start;
-    for piece in body.split_inclusive('\n') {
-        let line = piece.trim_end();
-        let trimmed = line.trim_start();
-        if !trimmed.is_empty() {
-            let parses = serde_json::from_str::<serde_json::Value>(trimmed).is_ok();
-            if !(trimmed.starts_with('{') && parses) {
-                return None;
+    // A container's prefix and a `\r` are cut only at line breaks, so each line of
+    // a piece is a line of the example.
+    for piece in pieces {
+        let body = text.get(piece.clone())?;
+        let mut start = piece.start;
+        for part in body.split_inclusive('\n') {
+            let line = part.trim_end();
+            let trimmed = line.trim_start();
+            if !trimmed.is_empty() {
+                let parses = serde_json::from_str::<serde_json::Value>(trimmed).is_ok();
+                if !(trimmed.starts_with('{') && parses) {
+                    return None;
+                }
+                lines.push(start..start.saturating_add(line.len()));
             }
-            lines.push(start..start.saturating_add(line.len()));
+            start = start.saturating_add(part.len());
         }
-        start = start.saturating_add(piece.len());
     }
     (lines.len() >= 2).then_some(lines)
 }

@@ -19,7 +19,7 @@ pub(crate) fn check(
     said: Said,
     discussed: &[Clause],
 ) -> Vec<Finding> {
-    let parsed = json_errors::parse(lines, fragment.array.clone());
+    let parsed = json_errors::parse(lines, std::slice::from_ref(&fragment.array));
     let mut findings = parsed.findings;
     let Some(elements) = parsed.value.as_ref().and_then(shapes::elements) else {
         return findings;

@@ -30,8 +30,23 @@ impl Parsed {
     /// The document range of a range of the parsed text.
     pub(crate) fn document_span(&self, span: Range<usize>) -> Range<usize> {
         let start = self.document_offset(span.start);
-        let end = self.document_offset(span.end).max(start);
+        let end = self.document_end(span.end).max(start);
         start..end
+    }
+
+    /// The document offset right after the parsed text's byte `offset - 1`: where
+    /// a point between two bytes belongs when the document has bytes between them
+    /// that the parser did not see (a `\r`, a container's prefix, a deleted comma).
+    fn document_end(&self, offset: usize) -> usize {
+        let after_previous = offset
+            .checked_sub(1)
+            .and_then(|previous| self.origin.get(previous))
+            .map(|previous| previous.saturating_add(1));
+        match after_previous {
+            // Not past the next byte: an inserted comma shares its successor's origin.
+            Some(after) => after.min(self.document_offset(offset)),
+            None => self.document_offset(offset),
+        }
     }
 
     fn document_offset(&self, offset: usize) -> usize {
@@ -48,16 +63,16 @@ enum Repair {
     Delete(usize),
 }
 
-/// Parses the example at `content` of the indexed document.
-pub(crate) fn parse(lines: &LineIndex<'_>, content: Range<usize>) -> Parsed {
+/// Parses the example made of `pieces` of the indexed document (their text joined).
+pub(crate) fn parse(lines: &LineIndex<'_>, pieces: &[Range<usize>]) -> Parsed {
     let markdown = lines.text();
+    let start = pieces.first().map_or(0, |piece| piece.start);
+    let mut origin: Vec<usize> = pieces.iter().flat_map(|piece| piece.clone()).collect();
+    origin.push(pieces.last().map_or(start, |piece| piece.end));
     let mut parsed = Parsed {
         value: None,
-        text: markdown
-            .get(content.clone())
-            .unwrap_or_default()
-            .to_string(),
-        origin: (content.start..=content.end).collect(),
+        text: super::markdown::joined(markdown, pieces),
+        origin,
         findings: Vec::new(),
     };
     if parsed.text.trim().is_empty() {
@@ -65,7 +80,7 @@ pub(crate) fn parse(lines: &LineIndex<'_>, content: Range<usize>) -> Parsed {
             kind: Kind::JsonSyntax,
             severity: Severity::Warning,
             message: "an empty JSON example".into(),
-            primary: Label::new(content.start..content.start, "nothing to check here"),
+            primary: Label::new(start..start, "nothing to check here"),
             related: Vec::new(),
             notes: Vec::new(),
             data: json!({"repaired": false}),
@@ -92,7 +107,7 @@ pub(crate) fn parse(lines: &LineIndex<'_>, content: Range<usize>) -> Parsed {
         match repair {
             Some(Repair::Insert(at)) if parsed.text.is_char_boundary(at) => {
                 parsed.text.insert(at, ',');
-                let from = parsed.document_offset(at);
+                let from = parsed.document_end(at);
                 parsed.origin.insert(at, from);
             }
             Some(Repair::Delete(at)) if parsed.text.is_char_boundary(at) => {
@@ -137,7 +152,7 @@ fn diagnose(
     };
     let found_text = text.get(token).unwrap_or_default();
     let point = |offset: usize| {
-        let start = parsed.document_offset(offset);
+        let start = parsed.document_end(offset);
         start..start
     };
     let rest = text.get(at..).unwrap_or_default();
@@ -166,7 +181,7 @@ fn diagnose(
                 .get(..at)
                 .map(|before| before.trim_end().len())
                 .unwrap_or(at);
-            let (line, column) = lines.line_column(parsed.document_offset(insert));
+            let (line, column) = lines.line_column(parsed.document_end(insert));
             finding.message = format!("missing comma between {members}");
             finding.primary.message = format!("expected `,` or `{closer}` before `{found_text}`");
             finding

@@ -23,6 +23,7 @@ mod inline;
 mod intro;
 mod json_errors;
 mod lines;
+mod markdown;
 mod metadata;
 mod order;
 mod prose;
@@ -200,15 +201,16 @@ pub fn check(text: &str) -> Report {
     let mut keyed: Vec<(usize, u8, Finding)> = Vec::new();
     let own_codec = intro::document_codec(text, &document);
     let examples = document.blocks.iter().flat_map(|block| {
-        let lines = extract::json_lines(text, block.content.clone());
-        lines
-            .unwrap_or_else(|| vec![block.content.clone()])
-            .into_iter()
-            .map(move |content| (block, content))
+        match extract::json_lines(text, &block.pieces) {
+            Some(lines) => lines.into_iter().map(|line| vec![line]).collect(),
+            None => vec![block.pieces.clone()],
+        }
+        .into_iter()
+        .map(move |pieces| (block, pieces))
     });
-    for (block, content) in examples {
-        let group = content.start;
-        let parsed = json_errors::parse(&lines, content);
+    for (block, pieces) in examples {
+        let group = pieces.first().map_or(0, |piece| piece.start);
+        let parsed = json_errors::parse(&lines, &pieces);
         keyed.extend(
             parsed
                 .findings
