@@ -9,91 +9,8 @@
 
 use std::ops::Range;
 
-/// What a line of the document is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LineKind {
-    /// Running text, lists and headings.
-    Prose,
-    /// Inside a code block, or one of its fences or tag line.
-    Code,
-    /// Inside an HTML comment.
-    Comment,
-}
-
-/// One line: its byte range (without the line break) and kind.
-#[derive(Debug, Clone)]
-pub(crate) struct Line {
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) kind: LineKind,
-}
-
-/// A JSON example: the byte ranges of its content in the document.
-#[derive(Debug, Clone)]
-pub(crate) struct Block {
-    /// The content, in pieces that leave out what a container puts before each
-    /// line; at least one (empty for an empty example).
-    pub(crate) pieces: Vec<Range<usize>>,
-    /// The line index of its first line (the opening fence of a fenced block).
-    pub(crate) first_line: usize,
-}
-
-impl Block {
-    /// Where the content starts.
-    pub(crate) fn start(&self) -> usize {
-        self.pieces.first().map_or(0, |piece| piece.start)
-    }
-}
-
-/// An inline `"shape": [...]` fragment of the prose.
-#[derive(Debug, Clone)]
-pub(crate) struct Fragment {
-    /// From `"shape"` to the closing bracket.
-    pub(crate) whole: Range<usize>,
-    /// The array after the colon.
-    pub(crate) array: Range<usize>,
-    /// The line index it starts on.
-    pub(crate) line: usize,
-}
-
-/// The document cut into lines, blocks and fragments.
-#[derive(Debug, Clone)]
-pub(crate) struct Document {
-    pub(crate) lines: Vec<Line>,
-    pub(crate) blocks: Vec<Block>,
-    pub(crate) fragments: Vec<Fragment>,
-    /// For each line, the first line of its paragraph (or list item), found once
-    /// so that no fragment walks back over a long paragraph again.
-    pub(crate) paragraph_starts: Vec<usize>,
-}
-
-impl Document {
-    /// The text of line `index`, or "" past the end.
-    pub(crate) fn line_text<'t>(&self, text: &'t str, index: usize) -> &'t str {
-        self.lines
-            .get(index)
-            .and_then(|line| text.get(line.start..line.end))
-            .unwrap_or_default()
-    }
-
-    /// The index of the line holding byte `offset`, its line break included.
-    pub(crate) fn line_at(&self, offset: usize) -> usize {
-        self.lines
-            .partition_point(|line| line.start <= offset)
-            .saturating_sub(1)
-    }
-
-    /// The index of the line holding byte `offset` (a line break counts as the next line's).
-    pub(crate) fn line_of(&self, offset: usize) -> usize {
-        self.lines
-            .partition_point(|line| line.end < offset)
-            .min(self.lines.len().saturating_sub(1))
-    }
-
-    pub(crate) fn is_blank(&self, text: &str, index: usize) -> bool {
-        self.line_text(text, index).trim().is_empty()
-    }
-}
+use super::document::{Block, Document, Line, LineKind};
+use super::{inline, markdown, spans, text};
 
 /// Cuts `text` into lines and finds its blocks and fragments.
 pub(crate) fn extract(text: &str) -> Document {
@@ -116,9 +33,9 @@ pub(crate) fn extract(text: &str) -> Document {
     };
     fenced_blocks(text, &mut document);
     unfenced_blocks(text, &mut document);
-    document.paragraph_starts = super::text::paragraph_starts(&document, text);
+    document.paragraph_starts = text::paragraph_starts(&document, text);
     document.blocks.sort_by_key(Block::start);
-    document.fragments = super::inline::find(text, &document);
+    document.fragments = inline::find(text, &document);
     document
 }
 
@@ -130,7 +47,7 @@ fn set_kind(document: &mut Document, index: usize, kind: LineKind) {
 
 /// Fenced code blocks and HTML comments, as pulldown-cmark finds them.
 fn fenced_blocks(text: &str, document: &mut Document) {
-    let structure = super::markdown::structure(text);
+    let structure = markdown::structure(text);
     for comment in &structure.comments {
         mark(document, comment, LineKind::Comment);
     }
@@ -138,7 +55,7 @@ fn fenced_blocks(text: &str, document: &mut Document) {
         mark(document, &fence.range, LineKind::Code);
         let first_line = document.line_at(fence.range.start);
         let is_json = if fence.language.is_empty() {
-            looks_like_object(&super::markdown::joined(text, &fence.pieces))
+            looks_like_object(&markdown::joined(text, &fence.pieces))
         } else {
             fence.language.eq_ignore_ascii_case("json")
         };
@@ -150,7 +67,7 @@ fn fenced_blocks(text: &str, document: &mut Document) {
                 .and_then(|block| block.find('\n'))
                 .map(|newline| fence.range.start.saturating_add(newline).saturating_add(1));
             match after_open.filter(|after| *after < fence.range.end) {
-                Some(after) => vec![after..after],
+                Some(after) => std::iter::once(after..after).collect(),
                 None => continue,
             }
         } else {
@@ -216,7 +133,7 @@ fn unfenced_blocks(text: &str, document: &mut Document) {
         }
         let end = document.lines.get(last).map_or(line.end, |line| line.end);
         document.blocks.push(Block {
-            pieces: vec![line.start..end],
+            pieces: std::iter::once(line.start..end).collect(),
             first_line: index,
         });
         index = last.saturating_add(1);
@@ -226,7 +143,7 @@ fn unfenced_blocks(text: &str, document: &mut Document) {
 /// The offset of the brace that closes the one at `open`, strings skipped.
 fn balanced_end(text: &str, open: usize) -> Option<usize> {
     let mut depth: usize = 0;
-    for (offset, c) in super::spans::outside_strings(text.get(open..)?) {
+    for (offset, c) in spans::outside_strings(text.get(open..)?) {
         match c {
             '{' | '[' => depth = depth.saturating_add(1),
             '}' | ']' => {

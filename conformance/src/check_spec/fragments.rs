@@ -5,11 +5,12 @@
 use serde_json::{Value, json};
 use zarr_reshape::{Clause, Explanation, ReshapeError, explain};
 
-use super::extract::Fragment;
+use super::document::Fragment;
+use super::finding::{Finding, Kind, Label, Severity, shape_text};
+use super::json_errors;
 use super::lines::LineIndex;
 use super::prose::{Said, Verdict};
 use super::shapes::{self, Built};
-use super::{Finding, Kind, Label, Severity, json_errors, shape_text};
 
 /// Checks a fragment of the document against what the prose says of it (`said`)
 /// and the clauses its paragraph discusses.

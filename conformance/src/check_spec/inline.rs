@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::extract::{Document, Fragment, LineKind};
+use super::document::{Document, Fragment, LineKind};
 
 /// The longest fragment array read, in bytes; a longer one is cut there (and then
 /// reported as unbalanced JSON), so that a stray `[` costs no more than this.

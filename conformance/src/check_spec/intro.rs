@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use super::extract::{Block, Document, LineKind};
+use super::document::{Block, Document, LineKind};
+use super::finding::{Finding, Kind, Label, Severity};
 use super::text::{is_prose, line_range, paragraph_start, words};
-use super::{Finding, Kind, Label, Severity};
 
 const CORE_CODECS: &[&str] = &[
     "bytes",

@@ -7,9 +7,10 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
+use super::finding::{Finding, Kind, Label, Severity};
 use super::lines::LineIndex;
+use super::markdown;
 use super::spans::{token_at, unclosed};
-use super::{Finding, Kind, Label, Severity};
 
 /// How many slips are repaired in one example before giving up.
 const MAX_REPAIRS: usize = 8;
@@ -71,7 +72,7 @@ pub(crate) fn parse(lines: &LineIndex<'_>, pieces: &[Range<usize>]) -> Parsed {
     origin.push(pieces.last().map_or(start, |piece| piece.end));
     let mut parsed = Parsed {
         value: None,
-        text: super::markdown::joined(markdown, pieces),
+        text: markdown::joined(markdown, pieces),
         origin,
         findings: Vec::new(),
     };

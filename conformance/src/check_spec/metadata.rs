@@ -1,14 +1,13 @@
 //! Array metadata in an example: the codec chain order of the core spec, then the
 //! shapes the array-to-array codecs encode the example's chunk shape as.
 
-use std::ops::Range;
-
 use serde_json::{Value, json};
 use zarr_reshape::{ReshapeConfiguration, explain};
 
+use super::checker::{Checker, key, with};
+use super::finding::{Finding, Kind, Severity, shape_text};
 use super::json_errors::Parsed;
-use super::spans::{Step, locate, path_text};
-use super::{Finding, Kind, Label, Severity, shape_text};
+use super::spans::{Step, path_text};
 
 /// True for array metadata (an object with a `codecs` array) that uses codec `name`.
 pub(crate) fn uses(value: &Value, name: &str) -> bool {
@@ -22,17 +21,9 @@ pub(crate) fn uses(value: &Value, name: &str) -> bool {
         })
 }
 
-pub(crate) struct Checker<'p> {
-    parsed: &'p Parsed,
-    pub(crate) findings: Vec<Finding>,
-}
-
 /// Checks array metadata, or a lone reshape codec object; other JSON is let be.
 pub(crate) fn check(value: &Value, parsed: &Parsed) -> Vec<Finding> {
-    let mut checker = Checker {
-        parsed,
-        findings: Vec::new(),
-    };
+    let mut checker = Checker::new(parsed);
     let codecs_path = [Step::Key("codecs".into())];
     if let Some(codecs) = value.get("codecs").and_then(Value::as_array) {
         checker.order(codecs, &codecs_path);
@@ -77,52 +68,7 @@ fn extents(value: &Value) -> Option<Vec<u64>> {
     value.as_array()?.iter().map(Value::as_u64).collect()
 }
 
-pub(crate) fn with(path: &[Step], more: &[Step]) -> Vec<Step> {
-    path.iter().chain(more).cloned().collect()
-}
-
-pub(crate) fn key(name: &str) -> Step {
-    Step::Key(name.into())
-}
-
 impl Checker<'_> {
-    /// The document range of the value at `path`, or the example's first byte.
-    pub(crate) fn span(&self, path: &[Step]) -> Range<usize> {
-        let span = locate(&self.parsed.text, path).unwrap_or(0..1);
-        self.parsed.document_span(span)
-    }
-
-    pub(crate) fn push(
-        &mut self,
-        kind: Kind,
-        severity: Severity,
-        message: &str,
-        span: Range<usize>,
-        label: &str,
-    ) {
-        self.findings.push(Finding {
-            kind,
-            severity,
-            message: message.into(),
-            primary: Label::new(span, label),
-            related: Vec::new(),
-            notes: Vec::new(),
-            data: json!({}),
-        });
-    }
-
-    pub(crate) fn related(&mut self, label: Label) {
-        if let Some(finding) = self.findings.last_mut() {
-            finding.related.push(label);
-        }
-    }
-
-    pub(crate) fn note(&mut self, note: impl Into<String>) {
-        if let Some(finding) = self.findings.last_mut() {
-            finding.notes.push(note.into());
-        }
-    }
-
     /// Follows the chunk shape through the array-to-array codecs, in order.
     fn chain(&mut self, codecs: &[Value], path: &[Step], chunk_shape: Vec<u64>) {
         let mut current = chunk_shape;
@@ -181,8 +127,7 @@ impl Checker<'_> {
             shape_text(decoded)
         );
         let shape_path = with(path, &[key("configuration"), key("shape")]);
-        let span = locate(&self.parsed.text, &shape_path)
-            .map_or_else(|| self.span(path), |span| self.parsed.document_span(span));
+        let span = self.located(&shape_path).unwrap_or_else(|| self.span(path));
         let label = format!("violates {} ({})", error.clause(), error.class());
         self.push(
             Kind::ReshapeViolation,

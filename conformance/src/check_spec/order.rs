@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::metadata::{Checker, key, with};
+use super::checker::{Checker, key, with};
+use super::finding::{Kind, Label, Severity};
 use super::spans::{Step, path_text};
-use super::{Kind, Label, Severity};
 
 /// The three kinds of codec of the core spec, in chain order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

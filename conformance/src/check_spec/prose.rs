@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use zarr_reshape::Clause;
 
-use super::extract::{Document, Fragment, LineKind};
+use super::document::{Document, Fragment, LineKind};
 use super::text::{bullet, indent, is_prose, line_range, paragraph_start, words};
 
 /// What the prose says of a configuration.

@@ -4,7 +4,8 @@
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde_json::{Value, json};
 
-use super::{Finding, Label, LineIndex, Report, Severity};
+use super::finding::{Finding, Label, Report, Severity};
+use super::lines::LineIndex;
 
 /// The most lines between a finding's first and last label that one snippet
 /// shows; a related label farther away is given as a note with its line and column.

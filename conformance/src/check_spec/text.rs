@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::extract::{Document, LineKind};
+use super::document::{Document, LineKind};
 
 /// The words of `range` (lower case) with their byte ranges.
 pub(crate) fn words(text: &str, range: Range<usize>) -> Vec<(String, Range<usize>)> {
