@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use zarr_reshape_conformance::meaning::domain::{
-    DECODED_EXTENTS, INPUT_DIM_LIMIT, MAX_DECODED_RANK, MAX_ENCODED_RANK, SIZES, configuration_text,
+use zarr_reshape_conformance::meaning::{
+    Comparison, DECODED_EXTENTS, Domain, INPUT_DIM_LIMIT, MAX_DECODED_RANK, MAX_ENCODED_RANK,
+    SIZES, compare, configuration_text, generate_vectors, render_meaning_md,
 };
-use zarr_reshape_conformance::meaning::{Comparison, Domain, compare, report, vectors};
 
 const BLESS: &str = "ZARR_RESHAPE_BLESS";
 const RERUN: &str = "ZARR_RESHAPE_BLESS=1 cargo test -p zarr-reshape-conformance --test meaning";
@@ -95,7 +95,7 @@ fn input_dims_rules_against_their_meaning() {
     );
 
     // (b) MEANING.md is current; every kind of disagreement is explained.
-    let rendered = report::render(comparison, domain).unwrap_or_else(|unexplained| {
+    let rendered = render_meaning_md(comparison, domain).unwrap_or_else(|unexplained| {
         panic!(
             "kinds of disagreement without an explanation in meaning::EXPLANATIONS: {}",
             unexplained.join(", ")
@@ -127,7 +127,7 @@ fn input_dims_rules_against_their_meaning() {
 #[test]
 fn generated_vectors_are_current() {
     let (domain, comparison) = checked();
-    let files = vectors::generate(domain, comparison);
+    let files = generate_vectors(domain, comparison);
 
     // Every file parses, stays small and (when the schema is there) matches it; ids are unique.
     let schema_path = generated().join("../vector.schema.json");

@@ -3,7 +3,7 @@
 
 use zarr_reshape::{Clause, ReshapeError, ShapeElement};
 
-use super::compare::Example;
+use super::example::Example;
 use super::oracle::{Obstacle, OracleVerdict};
 use super::rules;
 

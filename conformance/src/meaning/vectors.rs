@@ -12,8 +12,10 @@ use std::fmt::Write as _;
 use serde_json::Value;
 use zarr_reshape::{Clause, ErrorClass, Level, ShapeElement};
 
-use super::compare::{self, Comparison, Literal};
+use super::compare::{self, Comparison};
 use super::domain::{Domain, Pair, configuration_json, configuration_text, json_text, list};
+use super::example::{self, Literal};
+use super::kind;
 use super::oracle::OracleVerdict;
 use super::rules;
 
@@ -105,7 +107,7 @@ impl Case {
     }
 
     fn size_key(&self) -> (usize, u64, usize) {
-        compare::size_key(&self.configuration, &self.a_shape, self.index)
+        example::size_key(&self.configuration, &self.a_shape, self.index)
     }
 
     fn id(&self) -> String {
@@ -161,7 +163,7 @@ impl Case {
             }
         }
         let example = compare::judge(self.index, &self.configuration, &self.a_shape);
-        let kind = compare::kind(&example);
+        let kind = kind::kind(&example);
         if !kind.agrees() {
             let meant = match &example.oracle.verdict {
                 OracleVerdict::Meaningful(b_shape) => format!("accept it as {}", list(b_shape)),
