@@ -1,5 +1,16 @@
 //! Where a value sits in JSON text that parses: the byte range of the value at a
-//! path such as `codecs[1].configuration.shape`, for placing labels.
+//! path such as `codecs[1].configuration.shape`, for placing labels; and, for the
+//! syntax errors, the token at an offset and the bracket still open there.
+//!
+//! Hand-written on purpose. serde_json has already parsed the text (with every
+//! number as written, `arbitrary_precision`), and a label needs the range of a
+//! handful of values: a walk along one path over text known to be JSON does that
+//! without a second parse. The span-keeping crates (`jsonc-parser`,
+//! `json-spanned-value`) would parse the whole example again into a tree of their
+//! own, to read a few ranges from it; `serde_json`'s `RawValue` gives a value's
+//! text but not its offset (only by pointer arithmetic, which this crate's lints
+//! forbid). And the error helpers below read text that is *not* JSON, which no
+//! parser hands back.
 
 use std::ops::Range;
 
