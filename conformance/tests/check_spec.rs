@@ -218,6 +218,52 @@ fn unfenced_blocks_of_a_rendered_copy_are_read() {
     assert_eq!(findings(&json, "chunk-shape").len(), 1);
 }
 
+#[test]
+fn examples_in_block_quotes_and_list_items_are_read_as_commonmark_reads_them() {
+    let (_, human, json) = run("containers");
+    insta::assert_snapshot!("containers", human);
+    assert_eq!(json["summary"]["json_examples"], 2);
+    assert_eq!(
+        ids(&json),
+        [
+            "json-syntax",
+            "encoded-shape",
+            "json-syntax",
+            "fragment-agrees"
+        ]
+    );
+    // In the block quote: the `>` is not part of the example, the column is the file's.
+    let comma = findings(&json, "json-syntax")[0];
+    assert_eq!(at(comma), (7, 65));
+    assert_eq!(comma["data"]["insert"]["column"], 64);
+    assert_eq!(
+        findings(&json, "encoded-shape")[0]["data"]["encoded_shape"],
+        json!([4, 6])
+    );
+    // The unclosed fence ends with its list item: the next item is prose again.
+    assert_eq!(at(findings(&json, "json-syntax")[1]), (13, 3));
+    assert_eq!(json["summary"]["fragments"], 1);
+}
+
+/// CRLF line breaks: every finding at the same line and column as with LF.
+#[test]
+fn crlf_documents_get_the_same_places() {
+    let lf = std::fs::read_to_string(fixture_dir().join("missing-comma.md")).unwrap();
+    let crlf = lf.replace('\n', "\r\n");
+    let places = |text: &str| {
+        let report = check_spec::check(text);
+        let json = render::json(&report, text, "spec.md");
+        json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (at(f), f["data"]["insert"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert!(!places(&lf).is_empty());
+    assert_eq!(places(&crlf), places(&lf));
+}
+
 /// CHECK-SPEC.md shows the worked example's output; it must be what the command prints.
 #[test]
 fn worked_example_in_check_spec_md_is_current() {
