@@ -32,7 +32,7 @@ pub struct Comparison {
     /// Every kind that occurred.
     pub kinds: BTreeMap<Kind, KindStats>,
     /// Pairs where the library's verdict is not what the rules evaluated one by one
-    /// ([`rules::broken_rules`]) allow: accepted although a rule breaks, or rejected
+    /// (`rules::broken_rules`) allow: accepted although a rule breaks, or rejected
     /// with a class no broken rule has. Expected empty; the first few are kept.
     pub inconsistent: Vec<Example>,
     /// How many such pairs there are in all.
@@ -47,7 +47,7 @@ pub struct Comparison {
 pub struct IncreasingStats {
     /// Pairs the library rejects with `input-dims-not-increasing`.
     pub rejected: usize,
-    /// Of those, pairs that break no other rule ([`rules::broken_rules`]).
+    /// Of those, pairs that break no other rule (`rules::broken_rules`).
     pub alone: usize,
     /// Of those, pairs whose meaning holds.
     pub alone_meaningful: usize,
@@ -145,7 +145,7 @@ pub fn literal(configuration: &[ShapeElement], a_shape: &[u64]) -> Literal {
 }
 
 /// Whether the library's verdict is one that `broken`, the rules a pair breaks
-/// ([`rules::broken_rules`]), allow.
+/// (`rules::broken_rules`), allow.
 #[must_use]
 pub fn consistent(literal: &Literal, broken: &[rules::Broken]) -> bool {
     match literal {

@@ -23,7 +23,8 @@ pub struct Example {
 }
 
 impl Example {
-    /// See [`size_key`].
+    /// How small the pair is: fewest dimensions in all, then fewest decoded
+    /// elements, then first enumerated.
     #[must_use]
     pub fn size_key(&self) -> (usize, u64, usize) {
         size_key(&self.configuration, &self.a_shape, self.index)

@@ -313,7 +313,7 @@ fn readings(
 ///
 /// The sample, per file (outcome of the reference): every `stride`-th pair of that
 /// outcome in the domain's order, the stride chosen so that about
-/// [`CASES_PER_FILE`] are taken; plus the smallest pair of every kind in
+/// `CASES_PER_FILE` are taken; plus the smallest pair of every kind in
 /// `comparison`, and the smallest pair of every combination of outcome, clauses,
 /// acceptable classes, readings and level.
 #[must_use]
