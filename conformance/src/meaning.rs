@@ -14,7 +14,7 @@
 //! Inside, the modules depend one way: `domain`, `oracle` and `rules` (the literal
 //! rules one by one) are leaves; `example` pairs the two verdicts; `kind` sorts an
 //! example; `compare` runs the domain; `explanations`, `report` and `vectors` read the
-//! comparison. Like `check_spec`, it uses the library `zarr_reshape` and nothing of
+//! comparison (`sampled` renders one vector case). Like `check_spec`, it uses the library `zarr_reshape` and nothing of
 //! the runner; the runner's differential check uses `rules`.
 //!
 //! The findings are for spec editors: the expected results of the vectors come from
@@ -28,6 +28,7 @@ mod kind;
 mod oracle;
 mod report;
 pub(crate) mod rules;
+mod sampled;
 mod vectors;
 
 pub use compare::{Comparison, IncreasingStats, KindStats, compare};
