@@ -374,3 +374,75 @@ fn shared_spec_copies() {
         );
     }
 }
+
+/// The boundary of issue 17: check_spec and meaning use the library and nothing of
+/// this crate (no `crate::`, so a change to them cannot touch the runner), and
+/// their modules import each other one way only (no circle of `super::` imports).
+#[test]
+fn check_spec_and_meaning_stand_apart_and_import_one_way() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let meaning = std::fs::read_to_string(src.join("meaning.rs")).unwrap();
+    assert!(!meaning.contains("crate::"), "meaning.rs uses the crate");
+    for dir in ["check_spec", "meaning"] {
+        let mut modules: Vec<(String, String)> = std::fs::read_dir(src.join(dir))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .map(|path| {
+                let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Unit tests may use anything of their own module.
+                let code = text.split("#[cfg(test)]").next().unwrap().to_string();
+                (name, code)
+            })
+            .collect();
+        modules.sort();
+        let names: Vec<String> = modules.iter().map(|(name, _)| name.clone()).collect();
+        for (name, code) in &modules {
+            assert!(!code.contains("crate::"), "{dir}/{name}.rs uses the crate");
+        }
+        // Edges: module -> the sibling modules it names after `super::`.
+        let deps = |code: &str| -> Vec<usize> {
+            names
+                .iter()
+                .enumerate()
+                .filter(|(_, name)| {
+                    code.split("super::").skip(1).any(|after| {
+                        let list = after
+                            .strip_prefix('{')
+                            .map_or(after, |inner| inner.split('}').next().unwrap());
+                        list.split(',')
+                            .map(|item| item.trim().split("::").next().unwrap())
+                            .any(|item| item == name.as_str())
+                    })
+                })
+                .map(|(index, _)| index)
+                .collect()
+        };
+        let edges: Vec<Vec<usize>> = modules
+            .iter()
+            .map(|(name, code)| {
+                if name == "mod" {
+                    Vec::new()
+                } else {
+                    deps(code)
+                }
+            })
+            .collect();
+        // Kahn's algorithm: every module is removed once its imports are.
+        let mut left: Vec<usize> = (0..names.len()).collect();
+        while !left.is_empty() {
+            let before = left.len();
+            let done: Vec<usize> = left
+                .iter()
+                .copied()
+                .filter(|&m| edges[m].iter().all(|d| !left.contains(d) || *d == m))
+                .collect();
+            left.retain(|m| !done.contains(m));
+            assert!(
+                left.len() < before,
+                "{dir}: an import circle among {:?}",
+                left.iter().map(|m| &names[*m]).collect::<Vec<_>>()
+            );
+        }
+    }
+}
