@@ -247,6 +247,22 @@ fn arrays_table(files: &[(PathBuf, Vec<Case>)]) -> String {
     out
 }
 
+/// The planted-bugs table that `conformance/adapters/bugs/run_all.py` writes (CI
+/// checks it is current with `--check`), without its title and preamble.
+fn planted_bugs() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/bug-injection.results.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // The title and the preamble are the first two paragraphs.
+    let paragraphs: Vec<&str> = text.splitn(3, "\n\n").collect();
+    assert_eq!(
+        paragraphs.len(),
+        3,
+        "{}: a title, a preamble, then the table",
+        path.display()
+    );
+    paragraphs.last().unwrap().to_string()
+}
+
 #[test]
 fn conformance_md_is_up_to_date() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../CONFORMANCE.md");
@@ -265,6 +281,7 @@ fn conformance_md_is_up_to_date() {
         ("reference-results", reference_results()),
         ("zarrs-results", zarrs_results()),
         ("arrays", arrays_table(&files)),
+        ("planted-bugs", planted_bugs()),
     ];
     let mut fresh = current.clone();
     for (name, content) in &blocks {
