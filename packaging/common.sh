@@ -66,3 +66,33 @@ only_file() {
   fi
   printf '%s' "$1"
 }
+
+# The checks every install route ends with, run in an empty working folder with
+# the installed `zarr-reshape` first on PATH: --version names VERSION, `run`
+# (with the remaining arguments) passes and writes nothing there, and the
+# installed suite is spec-cases/ byte for byte.
+check_installed() {
+  local version="$1"
+  shift
+  begin "zarr-reshape --version"
+  zarr-reshape --version | tee "$scratch/version.txt"
+  if ! grep -qF "$version" "$scratch/version.txt"; then
+    echo "$script: zarr-reshape --version does not name $version" >&2
+    exit 1
+  fi
+  finish "zarr-reshape --version"
+
+  begin "zarr-reshape run (empty folder)"
+  zarr-reshape run "$@"
+  finish "zarr-reshape run"
+
+  if [[ -n "$(ls -A .)" ]]; then
+    echo "$script: the run wrote into its working folder:" >&2
+    ls -A . >&2
+    exit 1
+  fi
+
+  begin "the installed suite is the repository's"
+  bash "$repo/packaging/same-suite.sh"
+  finish "vectors --export, compared"
+}

@@ -62,26 +62,6 @@ if [[ "$(command -v zarr-reshape)" != "$scratch/venv/bin/zarr-reshape" ]]; then
   exit 1
 fi
 
-begin "zarr-reshape --version"
-zarr-reshape --version | tee "$scratch/version.txt"
-if ! grep -qF "$version" "$scratch/version.txt"; then
-  echo "$script: zarr-reshape --version does not name $version" >&2
-  exit 1
-fi
-finish "zarr-reshape --version"
-
-begin "zarr-reshape run (empty folder)"
-zarr-reshape run "$@"
-finish "zarr-reshape run"
-
-if [[ -n "$(ls -A .)" ]]; then
-  echo "$script: the run wrote into its working folder:" >&2
-  ls -A . >&2
-  exit 1
-fi
-
-begin "the installed suite is the repository's"
-bash "$repo/packaging/same-suite.sh"
-finish "vectors --export, compared"
+check_installed "$version" "$@"
 
 print_timings

@@ -154,6 +154,14 @@ fn known_failures_are_ignored_and_an_unexpected_pass_fails() {
     assert!(message.unwrap_err().contains("no/such-case"));
 }
 
+/// The oracle, but for a panic on the case `victim`.
+fn panicking_on(victim: String) -> impl Fn(&Case) -> Answer + Send + Sync + 'static {
+    move |case: &Case| {
+        assert_ne!(case.id, victim, "the implementation panicked");
+        oracle(case)
+    }
+}
+
 #[test]
 fn a_panic_fails_its_trial_only() {
     if !levels_not_chosen_by_environment() {
@@ -166,11 +174,7 @@ fn a_panic_fails_its_trial_only() {
         .unwrap()
         .id
         .clone();
-    let implementation = move |case: &Case| {
-        assert_ne!(case.id, victim, "the implementation panicked");
-        oracle(case)
-    };
-    let report = Harness::new(implementation)
+    let report = Harness::new(panicking_on(victim))
         .run_with(&arguments("run-7", &[]))
         .unwrap();
     assert_eq!(report.conclusion.num_failed, 1);
@@ -202,13 +206,6 @@ fn a_listed_case_is_excused_only_for_its_listed_outcome() {
         .unwrap()
         .id
         .clone();
-    let panicking = {
-        let victim = victim.clone();
-        move |case: &Case| {
-            assert_ne!(case.id, victim, "the implementation panicked");
-            oracle(case)
-        }
-    };
     for (run, outcome, failed, known) in [
         ("run-9", "crash", 0, 1),
         ("run-10", "fail", 1, 0),
@@ -217,7 +214,7 @@ fn a_listed_case_is_excused_only_for_its_listed_outcome() {
         let listed = format!(
             "[[failure]]\nids = [{victim:?}]\nclause = \"x\"\nreason = \"r\"\noutcome = {outcome:?}\n"
         );
-        let report = Harness::new(panicking.clone())
+        let report = Harness::new(panicking_on(victim.clone()))
             .known_failures_text(listed)
             .run_with(&arguments(run, &[]))
             .unwrap();
