@@ -3,6 +3,8 @@
 //! deadline, on the channel of [`Event`]s.
 
 use std::io::{BufReader, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
@@ -45,6 +47,10 @@ pub(super) struct Child {
     /// Everything from the stdout reader and the stdin writer.
     pub(super) events: Receiver<Event>,
     stderr_finished: Arc<Finished>,
+    /// Where its stderr goes, a second handle on the adapter's end, for the marks
+    /// of [`Capture::sync`]; dropped when the process ends so that stderr can end.
+    stderr_marks: Option<UnixStream>,
+    capture: Arc<Capture>,
     status: Option<ExitStatus>,
     /// Whether the process group was killed (it is killed once, never after the
     /// leader's id may have been reused).
@@ -65,21 +71,24 @@ impl Child {
         let (program, arguments) = command
             .split_first()
             .ok_or_else(|| "the adapter command is empty".to_string())?;
+        // Stderr is a socket rather than a pipe so that the runner can hold a
+        // second handle on the adapter's end and write its marks there.
+        let (stderr_pipe, adapter_stderr) = UnixStream::pair()
+            .map_err(|error| format!("cannot open a stream for the adapter's stderr: {error}"))?;
+        let stderr_marks = adapter_stderr
+            .try_clone()
+            .map_err(|error| format!("cannot open a stream for the adapter's stderr: {error}"))?;
         // Its own process group, so that whatever it starts is killed with it.
         let mut process = Command::new(program)
             .args(arguments)
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::from(OwnedFd::from(adapter_stderr)))
             .spawn()
             .map_err(|error| format!("cannot start {program}: {error}"))?;
-        let (stdin_pipe, stdout_pipe, stderr_pipe) = match (
-            process.stdin.take(),
-            process.stdout.take(),
-            process.stderr.take(),
-        ) {
-            (Some(stdin), Some(stdout), Some(stderr)) => (stdin, stdout, stderr),
+        let (stdin_pipe, stdout_pipe) = match (process.stdin.take(), process.stdout.take()) {
+            (Some(stdin), Some(stdout)) => (stdin, stdout),
             _ => {
                 let _ = process.kill();
                 let _ = process.wait();
@@ -94,6 +103,8 @@ impl Child {
             stdin: Some(line_sender),
             events,
             stderr_finished: Arc::clone(&stderr_finished),
+            stderr_marks: Some(stderr_marks),
+            capture: Arc::clone(capture),
             status: None,
             group_killed: false,
         };
@@ -129,8 +140,16 @@ impl Child {
             .is_some_and(|sender| sender.send(line).is_ok())
     }
 
+    /// Makes sure that everything the process wrote to stderr so far is in the
+    /// capture (see [`Capture::sync`]).
+    pub(super) fn sync_stderr(&self) {
+        if let Some(marks) = &self.stderr_marks {
+            self.capture.sync(marks, &self.stderr_finished);
+        }
+    }
+
     /// Kills the process (if it still runs) and its process group, and reaps it;
-    /// says how it ended.
+    /// waits up to [`GRACE`] for the rest of its stderr. Says how it ended.
     pub(super) fn kill(&mut self) -> String {
         if self.status.is_none() {
             self.kill_group();
@@ -139,6 +158,10 @@ impl Child {
         }
         self.kill_group();
         self.stdin = None;
+        if self.stderr_marks.take().is_some() {
+            // Once: the end of stderr comes as soon as the group is gone.
+            self.stderr_finished.wait(GRACE);
+        }
         self.describe()
     }
 
@@ -176,6 +199,7 @@ impl Child {
     /// waits up to [`GRACE`] for the rest of its stderr. Says how it ended.
     pub(super) fn reap(&mut self) -> String {
         self.stdin = None;
+        self.stderr_marks = None;
         let deadline = Instant::now().checked_add(GRACE);
         while self.status.is_none() {
             match self.process.try_wait() {

@@ -241,6 +241,9 @@ impl Implementation for AdapterProcess {
     }
 
     fn take_stderr(&mut self) -> String {
+        if let Some(child) = &self.child {
+            child.sync_stderr();
+        }
         self.stderr.take()
     }
 }

@@ -1,24 +1,38 @@
 //! The adapter's stderr, captured for the report: a bounded tail of the bytes
 //! written since the last [`Capture::take`], and the runner's own notes.
+//!
+//! A reader thread copies stderr into the capture as it arrives. To know that
+//! everything the adapter wrote before its answer has been read (no timing guess:
+//! a loaded machine may schedule the reader late), the runner writes a mark of its
+//! own into the same stream ([`Capture::sync`]) and waits until the reader has
+//! passed it; the stream keeps the order of writes, so what came before the mark is
+//! in the capture then. The mark holds a random nonce and never reaches the report.
 
 use std::collections::VecDeque;
-use std::io::{ErrorKind, Read};
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::net::UnixStream;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The most notes kept between two takes.
 const MAX_NOTES: usize = 64;
-/// Stderr is taken once it has been quiet this long (text written just before an
-/// answer belongs to that answer's case)...
-const QUIET: Duration = Duration::from_millis(10);
-/// ...or once this much time was spent waiting for quiet.
-const MAX_SETTLE: Duration = Duration::from_millis(100);
+/// The digits of a mark's number (a `u64`, zero-padded).
+const MARK_DIGITS: usize = 20;
+/// The longest wait for the reader to pass a mark. It passes it as soon as it is
+/// scheduled; this bound is reached only if the reader thread stalls altogether.
+const MAX_MARK_WAIT: Duration = Duration::from_secs(30);
 
 /// Stderr text shared by the reader threads of every process the adapter ran.
 #[derive(Debug)]
 pub(super) struct Capture {
     limit: usize,
+    /// The start of every mark: a NUL, a name and a nonce of this capture.
+    mark_prefix: Vec<u8>,
     state: Mutex<State>,
+    /// Signalled when a reader passed a mark or ended.
+    passed: Condvar,
 }
 
 #[derive(Debug, Default)]
@@ -29,16 +43,28 @@ struct State {
     dropped: u64,
     /// What the runner did, in order (restarts, discarded lines).
     notes: Vec<String>,
-    /// When bytes last arrived.
-    last_append: Option<Instant>,
+    /// The number of the last mark written.
+    marks_sent: u64,
+    /// The highest mark number a reader passed.
+    marks_passed: u64,
 }
 
 impl Capture {
     /// Keeps at most `limit` bytes of stderr between two takes.
     pub(super) fn new(limit: usize) -> Self {
+        let random = RandomState::new();
+        let nonce = [random.build_hasher(), RandomState::new().build_hasher()]
+            .map(|mut hasher| {
+                hasher.write_u32(std::process::id());
+                hasher.finish()
+            })
+            .map(|half| format!("{half:016x}"))
+            .concat();
         Self {
             limit,
+            mark_prefix: format!("\0zarr-reshape-stderr-mark-{nonce}-").into_bytes(),
             state: Mutex::new(State::default()),
+            passed: Condvar::new(),
         }
     }
 
@@ -48,8 +74,10 @@ impl Capture {
     }
 
     fn append(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
         let mut state = self.lock();
-        state.last_append = Some(Instant::now());
         state.tail.extend(bytes);
         let excess = state.tail.len().saturating_sub(self.limit);
         if excess > 0 {
@@ -57,6 +85,18 @@ impl Capture {
             let excess = u64::try_from(excess).unwrap_or(u64::MAX);
             state.dropped = state.dropped.saturating_add(excess);
         }
+    }
+
+    fn mark_passed(&self, number: u64) {
+        let mut state = self.lock();
+        state.marks_passed = state.marks_passed.max(number);
+        self.passed.notify_all();
+    }
+
+    /// Wakes a [`Self::sync`] waiting on a reader that has ended.
+    fn reader_ended(&self) {
+        let _state = self.lock();
+        self.passed.notify_all();
     }
 
     /// Records something the runner did, to appear with the stderr text.
@@ -67,28 +107,45 @@ impl Capture {
         }
     }
 
-    /// Everything captured since the last take: stderr text (lossy UTF-8, its
-    /// front cut if more than the limit came), then the runner's notes. When bytes
-    /// are still arriving, waits first until stderr is quiet for [`QUIET`], at most
-    /// [`MAX_SETTLE`].
-    pub(super) fn take(&self) -> String {
-        let started = Instant::now();
-        let mut state = self.lock();
-        while let Some(last) = state.last_append {
-            let quiet = last.elapsed();
-            if quiet >= QUIET || started.elapsed() >= MAX_SETTLE {
-                break;
-            }
-            drop(state);
-            std::thread::sleep(QUIET.saturating_sub(quiet));
-            state = self.lock();
+    /// Makes sure everything written to the stream behind `writer` (a handle to
+    /// the adapter's end of its stderr) before now is in the capture: writes a
+    /// mark, then waits until the reader passed it or `finished` (the stream
+    /// ended, nothing more to wait for).
+    pub(super) fn sync(&self, mut writer: &UnixStream, finished: &Finished) {
+        let number = {
+            let mut state = self.lock();
+            state.marks_sent = state.marks_sent.saturating_add(1);
+            state.marks_sent
+        };
+        let mut mark = self.mark_prefix.clone();
+        mark.extend(format!("{number:0MARK_DIGITS$}").bytes());
+        // Written without the lock: the reader needs it to drain a full stream.
+        if writer.write_all(&mark).is_err() {
+            return; // the reader is gone: it read everything it will
         }
-        let State {
-            tail,
-            dropped,
-            notes,
-            last_append: _,
-        } = std::mem::take(&mut *state);
+        let deadline = Instant::now().checked_add(MAX_MARK_WAIT);
+        let mut state = self.lock();
+        while state.marks_passed < number && !finished.is_done() {
+            let left = deadline.map_or(MAX_MARK_WAIT, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            if left.is_zero() {
+                return;
+            }
+            state = match self.passed.wait_timeout(state, left) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+    }
+
+    /// Everything captured since the last take: stderr text (lossy UTF-8, its
+    /// front cut if more than the limit came), then the runner's notes.
+    pub(super) fn take(&self) -> String {
+        let mut state = self.lock();
+        let tail = std::mem::take(&mut state.tail);
+        let dropped = std::mem::take(&mut state.dropped);
+        let notes = std::mem::take(&mut state.notes);
         drop(state);
         let mut text = String::new();
         if dropped > 0 {
@@ -123,6 +180,10 @@ impl Finished {
         self.changed.notify_all();
     }
 
+    fn is_done(&self) -> bool {
+        *self.done.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Waits until the stream ended, at most `timeout`.
     pub(super) fn wait(&self, timeout: Duration) {
         let deadline = Instant::now().checked_add(timeout);
@@ -140,14 +201,67 @@ impl Finished {
     }
 }
 
+/// Splits the bytes read into stderr text and the runner's marks, holding back
+/// (at most a mark's length) what may be the start of a mark cut by a read.
+#[derive(Debug, Default)]
+struct MarkSplitter {
+    carry: Vec<u8>,
+}
+
+impl MarkSplitter {
+    fn feed(&mut self, chunk: &[u8], capture: &Capture) {
+        let prefix = capture.mark_prefix.as_slice();
+        let mut data = std::mem::take(&mut self.carry);
+        data.extend_from_slice(chunk);
+        let mut rest = data.as_slice();
+        while let Some(at) = rest.windows(prefix.len()).position(|w| w == prefix) {
+            let Some((text, marked)) = rest.split_at_checked(at) else {
+                break;
+            };
+            capture.append(text);
+            let Some((mark, after)) =
+                marked.split_at_checked(prefix.len().saturating_add(MARK_DIGITS))
+            else {
+                self.carry = marked.to_vec();
+                return;
+            };
+            match parse_mark_number(mark.get(prefix.len()..).unwrap_or_default()) {
+                Some(number) => capture.mark_passed(number),
+                None => capture.append(mark),
+            }
+            rest = after;
+        }
+        // The longest end of `rest` that begins a mark waits for the next read.
+        let held = (1..prefix.len())
+            .rev()
+            .find(|&k| prefix.get(..k).is_some_and(|start| rest.ends_with(start)))
+            .unwrap_or(0);
+        let (text, held) = rest.split_at(rest.len().saturating_sub(held));
+        capture.append(text);
+        self.carry = held.to_vec();
+    }
+
+    fn finish(self, capture: &Capture) {
+        capture.append(&self.carry);
+    }
+}
+
+fn parse_mark_number(digits: &[u8]) -> Option<u64> {
+    if digits.len() != MARK_DIGITS || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
 /// The body of a stderr reader thread: copies `stream` into `capture` until its
-/// end, then marks `finished`.
+/// end, passing the runner's marks, then marks `finished`.
 pub(super) fn pump(mut stream: impl Read, capture: &Capture, finished: &Finished) {
     let mut buffer = vec![0_u8; 64 << 10];
+    let mut splitter = MarkSplitter::default();
     loop {
         match stream.read(&mut buffer) {
             Ok(0) => break,
-            Ok(n) => capture.append(buffer.get(..n).unwrap_or_default()),
+            Ok(n) => splitter.feed(buffer.get(..n).unwrap_or_default(), capture),
             Err(error) if error.kind() == ErrorKind::Interrupted => {}
             Err(error) => {
                 capture.note(format!("reading the adapter's stderr failed: {error}"));
@@ -155,7 +269,9 @@ pub(super) fn pump(mut stream: impl Read, capture: &Capture, finished: &Finished
             }
         }
     }
+    splitter.finish(capture);
     finished.set();
+    capture.reader_ended();
 }
 
 #[cfg(test)]
@@ -184,5 +300,44 @@ mod tests {
         finished.wait(Duration::ZERO);
         assert!(*finished.done.lock().unwrap());
         assert_eq!(capture.take(), "warning: x\n");
+    }
+
+    #[test]
+    fn marks_are_taken_out_even_when_a_read_cuts_them() {
+        let capture = Capture::new(1000);
+        let mut stream = b"before\n".to_vec();
+        stream.extend(&capture.mark_prefix);
+        stream.extend(b"00000000000000000007after\0zarr");
+        // Every cut point, as if a read had ended there.
+        for cut in 0..stream.len() {
+            let (first, second) = stream.split_at(cut);
+            let mut splitter = MarkSplitter::default();
+            splitter.feed(first, &capture);
+            splitter.feed(second, &capture);
+            splitter.finish(&capture);
+            assert_eq!(capture.take(), "before\nafter\0zarr", "cut at {cut}");
+            assert_eq!(capture.lock().marks_passed, 7);
+        }
+    }
+
+    #[test]
+    fn sync_returns_once_the_reader_passed_its_mark() {
+        let capture = std::sync::Arc::new(Capture::new(1000));
+        let finished = std::sync::Arc::new(Finished::default());
+        let (reader, writer) = UnixStream::pair().unwrap();
+        let pumping = {
+            let (capture, finished) = (capture.clone(), finished.clone());
+            std::thread::spawn(move || pump(reader, &capture, &finished))
+        };
+        for round in 0..50 {
+            (&writer)
+                .write_all(format!("line {round}\n").as_bytes())
+                .unwrap();
+            capture.sync(&writer, &finished);
+            assert_eq!(capture.take(), format!("line {round}\n"));
+        }
+        drop(writer);
+        pumping.join().unwrap();
+        assert!(finished.is_done());
     }
 }
