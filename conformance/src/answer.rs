@@ -92,7 +92,7 @@ impl Answer {
             several => violation(format!(
                 "a result holds at most one of error, skipped, errored and crashed, this one holds {}: {}",
                 several.join(" and "),
-                crate::adapter::protocol::excerpt(value)
+                excerpt(value)
             )),
         }
     }
@@ -106,7 +106,7 @@ fn read_error(error: Option<&Value>) -> Answer {
         Some(other) => {
             return violation(format!(
                 "error.class must be a string or null, got {}",
-                crate::adapter::protocol::excerpt(other)
+                excerpt(other)
             ));
         }
     };
@@ -126,7 +126,7 @@ fn inner(outer: Option<&Value>, kind: &str, name: &str) -> Result<Option<String>
     let Some(object) = outer.and_then(Value::as_object) else {
         return Err(format!(
             "{kind} must be an object, got {}",
-            outer.map_or_else(|| "nothing".into(), crate::adapter::protocol::excerpt)
+            outer.map_or_else(|| "nothing".into(), excerpt)
         ));
     };
     match object.get(name) {
@@ -134,7 +134,7 @@ fn inner(outer: Option<&Value>, kind: &str, name: &str) -> Result<Option<String>
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(other) => Err(format!(
             "{kind}.{name} must be a string, got {}",
-            crate::adapter::protocol::excerpt(other)
+            excerpt(other)
         )),
     }
 }
@@ -143,5 +143,26 @@ fn inner(outer: Option<&Value>, kind: &str, name: &str) -> Result<Option<String>
 fn violation(what: String) -> Answer {
     Answer::Errored {
         message: format!("protocol violation: {what}"),
+    }
+}
+
+// Here, not in `adapter::protocol`, so that answers do not depend on the adapter.
+/// The start of a JSON value's text, for messages.
+pub(crate) fn excerpt(value: &Value) -> String {
+    excerpt_bytes(value.to_string().as_bytes())
+}
+
+/// The start of a line (lossy UTF-8), for messages.
+pub(crate) fn excerpt_bytes(bytes: &[u8]) -> String {
+    const SHOWN: usize = 200;
+    match bytes.get(..SHOWN) {
+        Some(start) if bytes.len() > SHOWN => {
+            format!(
+                "{}... ({} bytes)",
+                String::from_utf8_lossy(start),
+                bytes.len()
+            )
+        }
+        _ => String::from_utf8_lossy(bytes).into_owned(),
     }
 }

@@ -3,31 +3,9 @@
 
 use serde_json::{Value, json};
 
+pub(crate) use crate::answer::{excerpt, excerpt_bytes};
 use crate::run::ImplementationInfo;
-
-/// The protocol version spoken here, offered first in `start`. Version 2 added the
-/// `crashed` result.
-pub const PROTOCOL_VERSION: u64 = 2;
-
-/// The oldest version still read: offered in a second `start`, to a new process,
-/// when an adapter refuses [`PROTOCOL_VERSION`]. A version 1 adapter has no
-/// `crashed` result; its reports say so.
-pub const OLDEST_PROTOCOL: u64 = 1;
-
-/// The operations of the first vector format, in its order; an adapter whose
-/// `start` answer lists no `operations` supports these five. Later operations
-/// (`read-array`) reach only adapters that list them.
-pub const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
-
-/// Every operation of the vector format, in its order.
-pub const ALL_OPERATIONS: [&str; 6] = [
-    "resolve",
-    "encode",
-    "decode",
-    "map-index",
-    "map-region",
-    "read-array",
-];
+pub use crate::run::{ALL_OPERATIONS, OLDEST_PROTOCOL, OPERATIONS, PROTOCOL_VERSION};
 
 /// `value` as one protocol line: compact JSON (strings escape their newlines) and
 /// a newline.
@@ -133,26 +111,6 @@ fn read_start(answer: &Value, version: u64) -> Result<ImplementationInfo, String
         operations,
         protocol: version,
     })
-}
-
-/// The start of a JSON value's text, for messages.
-pub(crate) fn excerpt(value: &Value) -> String {
-    excerpt_bytes(value.to_string().as_bytes())
-}
-
-/// The start of a line (lossy UTF-8), for messages.
-pub(crate) fn excerpt_bytes(bytes: &[u8]) -> String {
-    const SHOWN: usize = 200;
-    match bytes.get(..SHOWN) {
-        Some(start) if bytes.len() > SHOWN => {
-            format!(
-                "{}... ({} bytes)",
-                String::from_utf8_lossy(start),
-                bytes.len()
-            )
-        }
-        _ => String::from_utf8_lossy(bytes).into_owned(),
-    }
 }
 
 #[cfg(test)]

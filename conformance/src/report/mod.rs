@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::adapter::protocol::PROTOCOL_VERSION;
 use crate::judge::Outcome;
+use crate::run::PROTOCOL_VERSION;
 use crate::run::{CaseRecord, ListedOutcome, RunReport};
 use crate::vector::Case;
 

@@ -73,10 +73,8 @@ impl Reference {
                 name: "zarr-reshape".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
                 language: "rust".into(),
-                operations: crate::adapter::protocol::ALL_OPERATIONS
-                    .map(String::from)
-                    .to_vec(),
-                protocol: crate::adapter::protocol::PROTOCOL_VERSION,
+                operations: super::ALL_OPERATIONS.map(String::from).to_vec(),
+                protocol: super::PROTOCOL_VERSION,
             },
             run_case,
             timeout,

@@ -2,6 +2,7 @@
 //! with known failures taken from an expectations file.
 
 pub mod expectations;
+mod implementation;
 mod in_process;
 
 use std::time::{Duration, Instant};
@@ -13,41 +14,11 @@ use crate::judge::{ClassCheck, Outcome, judge};
 use crate::vector::Case;
 
 pub use expectations::{Expectations, KnownFailure, ListedOutcome};
+pub use implementation::{
+    ALL_OPERATIONS, Implementation, ImplementationInfo, OLDEST_PROTOCOL, OPERATIONS,
+    PROTOCOL_VERSION,
+};
 pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference, catch_panic};
-
-/// Who is under test, as the adapter's `start` answer says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImplementationInfo {
-    /// e.g. `zarrs`.
-    pub name: String,
-    /// e.g. `0.23.14`.
-    pub version: String,
-    /// e.g. `rust`.
-    pub language: String,
-    /// The operations it supports; cases of other operations are skipped.
-    pub operations: Vec<String>,
-    /// The adapter protocol version it speaks. Version 1 has no `crashed` result,
-    /// so a crash of a version 1 adapter may hide behind an error answer. The
-    /// in-process reference, whose panics are caught as crashes, counts as the
-    /// current version.
-    pub protocol: u64,
-}
-
-/// An implementation the runner can put cases to.
-pub trait Implementation {
-    /// Who it is.
-    fn info(&self) -> &ImplementationInfo;
-
-    /// Its answer to one case. A crash of the implementation is
-    /// [`Answer::Crashed`]; other faults (a timeout, garbage, a process death) are
-    /// [`Answer::Errored`]; never a panic.
-    fn run(&mut self, case: &Case) -> Answer;
-
-    /// Whatever it wrote to stderr since the last call, for the report.
-    fn take_stderr(&mut self) -> String {
-        String::new()
-    }
-}
 
 /// One case's record in a run.
 #[derive(Debug, Clone)]
