@@ -1,5 +1,12 @@
 //! Every vector file is a test of the reference: `cargo test -p zarr-reshape-conformance
 //! --test vectors -- input-dims.prefix` runs one clause's files.
+//!
+//! One of three harnesses over the same vectors, each for its own purpose: this one
+//! (datatest-stable, one test per vector FILE, the reference called directly and
+//! judged strictly) is the suite's own check that the reference passes every file;
+//! the in-process run (`src/run/in_process.rs`) is what `zarr-reshape run` does
+//! without `--adapter`; the `zarr-reshape-harness` crate (`harness/`) gives other
+//! Rust implementations one `cargo test` per case.
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -2,6 +2,12 @@
 //! case on a worker thread with the run's time limit, a panic caught and recorded
 //! as that case's answer (a crash), so the run always ends and every report is
 //! complete.
+//!
+//! One of three harnesses over the same vectors, each for its own purpose: this one
+//! is the main command's (`zarr-reshape run` without `--adapter`); `tests/vectors.rs`
+//! (datatest-stable, one test per vector file) is the suite's own check of the
+//! reference; the `zarr-reshape-harness` crate (`harness/`) is for other Rust
+//! implementations.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
