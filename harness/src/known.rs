@@ -61,13 +61,21 @@ pub enum ListedOutcome {
     Crash,
 }
 
-impl std::fmt::Display for ListedOutcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl ListedOutcome {
+    /// `fail`, `error` or `crash`: its name in the file.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
             Self::Fail => "fail",
             Self::Error => "error",
             Self::Crash => "crash",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for ListedOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::judge::Outcome;
 use crate::run::PROTOCOL_VERSION;
-use crate::run::{CaseRecord, ListedOutcome, RunReport};
+use crate::run::{CaseRecord, ListedOutcome, RunReport, listed_as};
 use crate::vector::Case;
 
 /// The clause name used for a case that names no clause.
@@ -205,7 +205,7 @@ pub fn listed_reason(record: &CaseRecord) -> &str {
 pub fn listed_otherwise(record: &CaseRecord) -> Option<ListedOutcome> {
     let known = record.known_failure.as_ref()?;
     let other = !matches!(record.outcome, Outcome::Pass | Outcome::Skip(_))
-        && !known.outcome.matches(&record.outcome);
+        && !listed_as(known.outcome, &record.outcome);
     other.then_some(known.outcome)
 }
 

@@ -14,54 +14,22 @@
 //! that crashes, or listed as `crash` that gives a wrong answer, breaks the run.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
-use serde::Deserialize;
+use zarr_reshape_harness::KnownFailures;
+pub use zarr_reshape_harness::ListedOutcome;
 
 use crate::judge::Outcome;
 
-/// The outcome a known failure is listed with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ListedOutcome {
-    /// A wrong answer (the default).
-    #[default]
-    Fail,
-    /// No usable answer: a timeout, a process death, a protocol violation, the
-    /// adapter's own fault.
-    Error,
-    /// The implementation crashed.
-    Crash,
-}
-
-impl ListedOutcome {
-    /// `fail`, `error` or `crash`: the name of the outcome it excuses.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Fail => "fail",
-            Self::Error => "error",
-            Self::Crash => "crash",
-        }
-    }
-
-    /// Whether `outcome` is the one listed.
-    #[must_use]
-    pub fn matches(self, outcome: &Outcome) -> bool {
-        matches!(
-            (self, outcome),
-            (Self::Fail, Outcome::Fail(_))
-                | (Self::Error, Outcome::Error(_))
-                | (Self::Crash, Outcome::Crash(_))
-        )
-    }
-}
-
-impl fmt::Display for ListedOutcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+/// Whether `outcome` is the one `listed`.
+#[must_use]
+pub fn listed_as(listed: ListedOutcome, outcome: &Outcome) -> bool {
+    matches!(
+        (listed, outcome),
+        (ListedOutcome::Fail, Outcome::Fail(_))
+            | (ListedOutcome::Error, Outcome::Error(_))
+            | (ListedOutcome::Crash, Outcome::Crash(_))
+    )
 }
 
 /// One listed case: why it does not pass, and how it ends.
@@ -77,26 +45,6 @@ pub struct KnownFailure {
 #[derive(Debug, Clone, Default)]
 pub struct Expectations {
     known: BTreeMap<String, KnownFailure>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    #[serde(default)]
-    failure: Vec<Failure>,
-}
-
-/// One known divergence, as written in the file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Failure {
-    ids: Vec<String>,
-    clause: String,
-    reason: String,
-    #[serde(default)]
-    source: Option<String>,
-    #[serde(default)]
-    outcome: ListedOutcome,
 }
 
 impl Expectations {
@@ -116,29 +64,16 @@ impl Expectations {
     /// # Errors
     /// As [`Self::load`].
     pub fn parse(text: &str) -> Result<Self, String> {
-        let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
-        let mut known = BTreeMap::new();
-        for failure in file.failure {
-            if failure.reason.trim().is_empty() {
-                return Err(format!(
-                    "a known failure of {} has no reason",
-                    failure.clause
-                ));
-            }
-            let reason = match &failure.source {
-                Some(source) => format!("{} ({}; {source})", failure.reason, failure.clause),
-                None => format!("{} ({})", failure.reason, failure.clause),
-            };
-            let entry = KnownFailure {
-                reason,
-                outcome: failure.outcome,
-            };
-            for id in failure.ids {
-                if known.insert(id.clone(), entry.clone()).is_some() {
-                    return Err(format!("{id} is listed twice"));
-                }
-            }
-        }
+        // One reader of the format for the runner and the harness crate.
+        let listed = KnownFailures::parse(text)?;
+        let known = listed
+            .ids()
+            .filter_map(|id| listed.listed(id).map(|listing| (id, listing)))
+            .map(|(id, (reason, outcome))| {
+                let reason = reason.to_string();
+                (id.to_string(), KnownFailure { reason, outcome })
+            })
+            .collect();
         Ok(Self { known })
     }
 
