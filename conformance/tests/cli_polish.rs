@@ -15,8 +15,9 @@ use common::Scratch;
 const BINARY: &str = env!("CARGO_BIN_EXE_zarr-reshape");
 
 /// The subcommands every generated text must mention.
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "run",
+    "report",
     "adapter",
     "resolve",
     "vectors",

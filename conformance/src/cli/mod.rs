@@ -6,6 +6,7 @@ mod check_spec;
 mod fixtures;
 mod fuzz;
 mod manual;
+mod report;
 mod resolve;
 mod run;
 mod suite;
@@ -27,6 +28,8 @@ pub struct Cli {
 enum Command {
     /// Run the conformance vectors against an implementation (default: the embedded reference).
     Run(run::RunArgs),
+    /// Rebuild a report (text, markdown, junit, html, badge) from runs' JSON-lines records.
+    Report(report::ReportArgs),
     /// Serve the reference implementation over the adapter protocol on stdin and stdout.
     Adapter,
     /// Resolve one configuration against a decoded shape, explained clause by clause.
@@ -50,6 +53,7 @@ impl Cli {
     pub fn execute(self) -> ExitCode {
         let code = match self.command {
             Command::Run(args) => run::execute(&args),
+            Command::Report(args) => report::execute(&args),
             Command::Adapter => {
                 let stdin = std::io::stdin().lock();
                 let stdout = std::io::stdout().lock();

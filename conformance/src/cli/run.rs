@@ -13,8 +13,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
 use zarr_reshape_conformance::judge::ClassCheck;
-use zarr_reshape_conformance::report::jsonl::JsonlWriter;
-use zarr_reshape_conformance::report::{junit, markdown, text};
+use zarr_reshape_conformance::report::format::Format;
+use zarr_reshape_conformance::report::jsonl::{self, Recorder};
+use zarr_reshape_conformance::report::{read, text};
 use zarr_reshape_conformance::run::{
     Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
 };
@@ -37,7 +38,8 @@ pub struct RunArgs {
     /// The implementation's known failures (TOML), each with a reason.
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
-    /// Also write a report: jsonl=PATH, junit=PATH, markdown=PATH or text=PATH (repeatable).
+    /// Also write a report: jsonl=PATH, text=PATH, markdown=PATH, junit=PATH, html=PATH or
+    /// badge=PATH (repeatable); each is rendered from the run's JSON-lines records.
     #[arg(long = "report", value_name = "FORMAT=PATH")]
     reports: Vec<String>,
     /// Compare error classes even when the adapter names none (an unnamed class fails).
@@ -49,14 +51,6 @@ pub struct RunArgs {
     /// Run this many adapter processes (or reference threads) in parallel.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_jobs)]
     jobs: usize,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Jsonl,
-    Junit,
-    Markdown,
-    Text,
 }
 
 /// Runs the suite; exit 0 on success, 1 when the run fails, 2 when it cannot start.
@@ -113,15 +107,18 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         .first()
         .map(|worker| worker.info().clone())
         .ok_or("no worker")?;
-    let jsonl = open_jsonl(&reports, &info)?;
+    let recorder = Mutex::new(open_recorder(&reports, &info)?);
     let progress = progress_bar(cases.len());
     let outcomes: Vec<Result<RunReport, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = cases
             .chunks(chunk)
             .zip(workers)
-            .map(|(part, mut implementation)| {
-                let (progress, jsonl, interrupted) = (&progress, &jsonl, &interrupted);
+            .enumerate()
+            .map(|(number, (part, mut implementation))| {
+                let (progress, recorder, interrupted) = (&progress, &recorder, &interrupted);
                 let expectations = &expectations;
+                // The index of each case in the selection, for its JSON-lines record.
+                let mut index = number.saturating_mul(chunk);
                 scope.spawn(move || -> Result<RunReport, String> {
                     Ok(run_suite(
                         implementation.as_mut(),
@@ -130,11 +127,10 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
                         classes,
                         |record| {
                             progress.inc(1);
-                            if let Some(writer) = jsonl {
-                                if let Ok(mut writer) = writer.lock() {
-                                    let _ = writer.record(record);
-                                }
+                            if let Ok(mut recorder) = recorder.lock() {
+                                recorder.case(record, index);
                             }
+                            index = index.saturating_add(1);
                             !interrupted.load(Ordering::SeqCst)
                         },
                     ))
@@ -151,46 +147,44 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
             .collect()
     });
     progress.finish_and_clear();
-    let mut report = merge(outcomes)?;
-    report.stale_expectations = stale;
+    let report = merge(outcomes)?;
+    write_reports(recorder, &report, stale, &reports)
+}
 
-    if let Some(writer) = jsonl {
-        let writer = writer
-            .into_inner()
-            .map_err(|_| "the JSON-lines report writer was poisoned".to_string())?;
-        writer
-            .finish(&report)
-            .map_err(|e| format!("writing the JSON-lines report: {e}"))?;
-    }
-    for (format, path) in &reports {
-        let content = match format {
-            Format::Jsonl => continue,
-            Format::Junit => junit::render(&report),
-            Format::Markdown => markdown::render(&report),
-            Format::Text => text::summary(&report),
-        };
+/// Ends the run's records and renders every report from them: the records go
+/// through their JSON-lines text and back, so that a report holds nothing the
+/// JSON-lines file does not, and `zarr-reshape report` rebuilds it byte for byte.
+fn write_reports(
+    recorder: Mutex<Recorder<BufWriter<File>>>,
+    report: &RunReport,
+    stale: Vec<String>,
+    reports: &[(Format, PathBuf)],
+) -> Result<bool, String> {
+    let recorder = recorder
+        .into_inner()
+        .map_err(|_| "the JSON-lines report writer was poisoned".to_string())?;
+    let log = recorder
+        .finish(report.interrupted, stale, report.duration)
+        .map_err(|e| format!("writing the JSON-lines report: {e}"))?;
+    let log = read::parse(&jsonl::to_string(&log), "the run's records")
+        .map_err(|e| format!("the run's own records do not read back: {e}"))?;
+    let logs = std::slice::from_ref(&log);
+    for (format, path) in reports {
+        if *format == Format::Jsonl {
+            continue; // written as the run went
+        }
+        let content = format.render(logs)?;
         std::fs::write(path, content).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    out!("{}", text::summary(&report));
-    Ok(report.succeeded())
+    out!("{}", text::render(&log));
+    Ok(log.succeeded())
 }
 
 fn parse_report(spec: &str) -> Result<(Format, PathBuf), String> {
     let (format, path) = spec
         .split_once('=')
         .ok_or_else(|| format!("--report takes FORMAT=PATH, got {spec:?}"))?;
-    let format = match format {
-        "jsonl" => Format::Jsonl,
-        "junit" => Format::Junit,
-        "markdown" | "md" => Format::Markdown,
-        "text" => Format::Text,
-        other => {
-            return Err(format!(
-                "unknown report format {other:?} (jsonl, junit, markdown, text)"
-            ));
-        }
-    };
-    Ok((format, PathBuf::from(path)))
+    Ok((Format::parse(format)?, PathBuf::from(path)))
 }
 
 /// `--jobs`: at least one worker.
@@ -231,17 +225,24 @@ fn implementation(args: &RunArgs) -> Result<Box<dyn Implementation + Send>, Stri
     Ok(Box::new(AdapterProcess::start(&argv, options)?))
 }
 
-fn open_jsonl(
+/// The run's records, streamed to the JSON-lines file when one is asked for.
+fn open_recorder(
     reports: &[(Format, PathBuf)],
     info: &ImplementationInfo,
-) -> Result<Option<Mutex<JsonlWriter<BufWriter<File>>>>, String> {
-    let Some((_, path)) = reports.iter().find(|(format, _)| *format == Format::Jsonl) else {
-        return Ok(None);
-    };
-    let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let writer = JsonlWriter::new(BufWriter::new(file), info, vector::FORMAT)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Some(Mutex::new(writer)))
+) -> Result<Recorder<BufWriter<File>>, String> {
+    let path = reports
+        .iter()
+        .find(|(format, _)| *format == Format::Jsonl)
+        .map(|(_, path)| path);
+    let file = path
+        .map(|path| File::create(path).map_err(|e| format!("{}: {e}", path.display())))
+        .transpose()?;
+    Recorder::start(file.map(BufWriter::new), info, vector::FORMAT).map_err(|e| {
+        format!(
+            "{}: {e}",
+            path.map(|p| p.display().to_string()).unwrap_or_default()
+        )
+    })
 }
 
 fn progress_bar(len: usize) -> ProgressBar {

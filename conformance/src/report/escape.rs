@@ -118,3 +118,25 @@ pub fn markdown_code(text: &str, in_table: bool) -> String {
     };
     format!("{fence}{pad}{body}{pad}{fence}")
 }
+
+/// Text for HTML element content or a quoted attribute value: `&`, `<`, `>`, `"`
+/// and `'` as character references, and the characters of
+/// [`is_unsafe_for_terminal`] but tab and line feed as `\u{...}` (HTML forbids
+/// most controls, and bidi overrides would reorder the page around them).
+#[must_use]
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if is_unsafe_for_terminal(c) => push_escaped(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}

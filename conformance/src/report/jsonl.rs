@@ -1,28 +1,25 @@
-//! The JSON-lines report: a header line, one line per case as it finishes, and a
-//! footer. Every line is flushed as it is written, so a run that is killed leaves
-//! every finished case on disk; a run stopped by Ctrl-C still writes its footer,
-//! with `"interrupted": true`. A file without a footer was cut short by a crash or
-//! a kill. Each line validates against `conformance/report.schema.json`.
+//! The JSON-lines report, the run's one record: a header line, one line per case
+//! as it finishes, and a footer. Every line is flushed as it is written, so a run
+//! that is killed leaves every finished case on disk; a run stopped by Ctrl-C still
+//! writes its footer, with `"interrupted": true`. A file without a footer was cut
+//! short by a crash or a kill. Each line validates against
+//! `conformance/report.schema.json`; [`super::read`] reads the file back.
 
 use std::io::{self, Write};
-use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::Value;
 
-use crate::run::{CaseRecord, ImplementationInfo, RunReport, expected_json};
+use crate::run::{CaseRecord, ImplementationInfo, RunReport};
 
-use super::{Tally, reason};
+use super::record::{CaseLine, Footer, Header, RunLog};
 
-/// The version of this report layout (the `format` member of the header). Format
-/// 2 added the `crash` outcome and count, `known_outcome` and the implementation's
-/// `protocol`.
-pub const FORMAT: u64 = 2;
+pub use super::record::FORMAT;
 
 /// Writes a JSON-lines report as the run goes.
 #[derive(Debug)]
 pub struct JsonlWriter<W: Write> {
     out: W,
+    written: usize,
 }
 
 impl<W: Write> JsonlWriter<W> {
@@ -35,25 +32,55 @@ impl<W: Write> JsonlWriter<W> {
         implementation: &ImplementationInfo,
         suite_version: u64,
     ) -> io::Result<Self> {
-        let mut writer = Self { out };
-        writer.line(&header_line(implementation, suite_version))?;
+        Self::start(out, &Header::of(implementation, suite_version))
+    }
+
+    /// Starts a report on `out` with `header`, written and flushed at once.
+    ///
+    /// # Errors
+    /// When `out` cannot be written.
+    pub fn start(out: W, header: &Header) -> io::Result<Self> {
+        let mut writer = Self { out, written: 0 };
+        writer.line(header)?;
         Ok(writer)
+    }
+
+    /// Writes and flushes the line of the next case of the selection (its index
+    /// is the number of case lines written before it).
+    ///
+    /// # Errors
+    /// When the line cannot be written.
+    pub fn record(&mut self, record: &CaseRecord) -> io::Result<()> {
+        self.case(&CaseLine::of(record, self.written))
     }
 
     /// Writes and flushes one case's line.
     ///
     /// # Errors
     /// When the line cannot be written.
-    pub fn record(&mut self, record: &CaseRecord) -> io::Result<()> {
-        self.line(&case_line(record))
+    pub fn case(&mut self, line: &CaseLine) -> io::Result<()> {
+        self.line(line)?;
+        self.written = self.written.saturating_add(1);
+        Ok(())
     }
 
-    /// Writes and flushes the footer, from the finished (or interrupted) run.
+    /// Writes and flushes the footer of the finished (or interrupted) run.
     ///
     /// # Errors
     /// When the footer cannot be written.
-    pub fn finish(mut self, report: &RunReport) -> io::Result<()> {
-        self.line(&footer_line(report))
+    pub fn finish(self, report: &RunReport) -> io::Result<()> {
+        match RunLog::of(report).footer {
+            Some(footer) => self.footer(&footer),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes and flushes `footer`, the last line.
+    ///
+    /// # Errors
+    /// When the footer cannot be written.
+    pub fn footer(mut self, footer: &Footer) -> io::Result<()> {
+        self.line(footer)
     }
 
     /// The underlying writer.
@@ -68,161 +95,98 @@ impl<W: Write> JsonlWriter<W> {
     }
 }
 
-/// The header line. Members are written in the order of the fields.
-#[derive(Debug, Serialize)]
-pub struct Header<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    format: u64,
-    implementation: Implementation<'a>,
-    suite_version: u64,
-    runner: Runner,
-}
-
-#[derive(Debug, Serialize)]
-struct Implementation<'a> {
-    name: &'a str,
-    version: &'a str,
-    language: &'a str,
-    operations: &'a [String],
-    protocol: u64,
-}
-
-#[derive(Debug, Serialize)]
-struct Runner {
-    name: &'static str,
-    version: &'static str,
-}
-
-/// One case's line.
-#[derive(Debug, Serialize)]
-pub struct CaseLine<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    id: &'a str,
-    clauses: &'a [String],
-    level: &'a str,
-    operation: &'static str,
-    outcome: &'static str,
-    reason: Option<&'a str>,
-    known_failure: Option<&'a str>,
-    known_outcome: Option<&'static str>,
-    breaks_run: bool,
-    expected: Value,
-    answer: Value,
-    duration_ms: Value,
-    stderr: &'a str,
-}
-
-/// The footer line.
-#[derive(Debug, Serialize)]
-pub struct Footer<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    interrupted: bool,
-    succeeded: bool,
-    counts: Counts,
-    stale_expectations: &'a [String],
-    duration_ms: Value,
-}
-
-/// The footer's counts: every case is in exactly one of pass, fail, error, crash,
-/// skip and known_failure; `unexpected_pass` is part of `pass`.
-#[derive(Debug, Serialize)]
-struct Counts {
-    total: usize,
-    pass: usize,
-    fail: usize,
-    error: usize,
-    crash: usize,
-    skip: usize,
-    known_failure: usize,
-    unexpected_pass: usize,
-    breaking: usize,
-}
-
-/// The header line of a run of `implementation`.
+/// The whole file of `log`, as [`JsonlWriter`] writes it with the cases in order.
 #[must_use]
-pub fn header_line(implementation: &ImplementationInfo, suite_version: u64) -> Header<'_> {
-    Header {
-        kind: "header",
-        format: FORMAT,
-        implementation: Implementation {
-            name: &implementation.name,
-            version: &implementation.version,
-            language: &implementation.language,
-            operations: &implementation.operations,
-            protocol: implementation.protocol,
-        },
-        suite_version,
-        runner: Runner {
-            name: env!("CARGO_PKG_NAME"),
-            version: env!("CARGO_PKG_VERSION"),
-        },
-    }
+pub fn to_string(log: &RunLog) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec fails only if serializing does, and these types always serialize.
+    let written = JsonlWriter::start(&mut out, &log.header).and_then(|mut writer| {
+        for case in &log.cases {
+            writer.case(case)?;
+        }
+        match &log.footer {
+            Some(footer) => writer.footer(footer),
+            None => Ok(()),
+        }
+    });
+    debug_assert!(written.is_ok());
+    String::from_utf8(out).unwrap_or_default()
 }
 
-/// The line of one case.
-#[must_use]
-pub fn case_line(record: &CaseRecord) -> CaseLine<'_> {
-    let case = &record.case;
-    CaseLine {
-        kind: "case",
-        id: &case.id,
-        clauses: &case.clauses,
-        level: &case.level,
-        operation: case.operation.name(),
-        outcome: record.outcome.name(),
-        reason: Some(reason(&record.outcome)).filter(|why| !why.is_empty()),
-        known_failure: record
-            .known_failure
-            .as_ref()
-            .map(|known| known.reason.as_str()),
-        known_outcome: record
-            .known_failure
-            .as_ref()
-            .map(|known| known.outcome.name()),
-        breaks_run: record.breaks_run(),
-        expected: expected_json(case),
-        answer: record.answer.to_json(),
-        duration_ms: milliseconds(record.duration),
-        stderr: &record.stderr,
-    }
+/// The records of a run as it goes: each case's line, written to the JSON-lines
+/// file when there is one and kept for the other reports, which are all rendered
+/// from these lines once the run ends.
+#[derive(Debug)]
+pub struct Recorder<W: Write> {
+    header: Header,
+    writer: Option<JsonlWriter<W>>,
+    cases: Vec<CaseLine>,
+    /// The first write error; the run goes on, and the error is reported at the end.
+    failed: Option<io::Error>,
 }
 
-/// The footer line of a finished or interrupted run.
-#[must_use]
-pub fn footer_line(report: &RunReport) -> Footer<'_> {
-    let tally = Tally::of(&report.records);
-    Footer {
-        kind: "footer",
-        interrupted: report.interrupted,
-        succeeded: report.succeeded(),
-        counts: Counts {
-            total: tally.total(),
-            pass: tally.pass,
-            fail: tally.fail,
-            error: tally.error,
-            crash: tally.crash,
-            skip: tally.skip,
-            known_failure: tally.known_failure,
-            unexpected_pass: tally.unexpected_pass,
-            breaking: tally.breaking,
-        },
-        stale_expectations: &report.stale_expectations,
-        duration_ms: milliseconds(report.duration),
+impl<W: Write> Recorder<W> {
+    /// Starts the records of a run of `implementation`, writing the header to
+    /// `out` at once when there is a JSON-lines file.
+    ///
+    /// # Errors
+    /// When the header cannot be written.
+    pub fn start(
+        out: Option<W>,
+        implementation: &ImplementationInfo,
+        suite_version: u64,
+    ) -> io::Result<Self> {
+        let header = Header::of(implementation, suite_version);
+        let writer = out
+            .map(|out| JsonlWriter::start(out, &header))
+            .transpose()?;
+        Ok(Self {
+            header,
+            writer,
+            cases: Vec::new(),
+            failed: None,
+        })
     }
-}
 
-/// Milliseconds to the microsecond: `1.25` for 1250 µs, `3` for 3000 µs.
-fn milliseconds(duration: Duration) -> Value {
-    let micros = u64::try_from(duration.as_micros()).unwrap_or(u64::MAX);
-    let (whole, part) = (micros / 1000, micros % 1000);
-    if part == 0 {
-        Value::from(whole)
-    } else {
-        // Exact decimal text, not a product of floats: 1.25, never 1.2500000000000002.
-        let text = format!("{whole}.{part:03}");
-        serde_json::from_str(text.trim_end_matches('0')).unwrap_or(Value::from(whole))
+    /// Records the case at `index` of the run's selection, and writes its line.
+    pub fn case(&mut self, record: &CaseRecord, index: usize) {
+        let line = CaseLine::of(record, index);
+        if let (Some(writer), None) = (&mut self.writer, &self.failed) {
+            if let Err(error) = writer.case(&line) {
+                self.failed = Some(error);
+            }
+        }
+        self.cases.push(line);
+    }
+
+    /// Ends the records with the footer (also written), and returns them, the
+    /// cases in index order.
+    ///
+    /// # Errors
+    /// The first error writing the file.
+    pub fn finish(
+        mut self,
+        interrupted: bool,
+        stale_expectations: Vec<String>,
+        duration: std::time::Duration,
+    ) -> io::Result<RunLog> {
+        self.cases.sort_by_key(|case| case.index);
+        let footer = Footer::of(
+            &self.cases,
+            interrupted,
+            stale_expectations,
+            super::record::Millis::of(duration),
+        );
+        if let Some(error) = self.failed {
+            return Err(error);
+        }
+        if let Some(writer) = self.writer {
+            writer.footer(&footer)?;
+        }
+        Ok(RunLog {
+            header: self.header,
+            cases: self.cases,
+            footer: Some(footer),
+        })
     }
 }

@@ -19,33 +19,41 @@ use std::collections::BTreeMap;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::judge::Outcome;
-use crate::run::{CaseRecord, RunReport, expected_json};
+use crate::run::RunReport;
 
 use super::escape::xml;
+use super::record::{CaseLine, RunLog};
 use super::{Status, clause_of, compact, listed_otherwise, listed_reason, reason};
 
 /// The name of the suite that holds run-level faults.
 pub const RUN_SUITE: &str = "(run)";
 
-/// The JUnit XML report of a run.
+/// The JUnit XML report of a finished run, rendered from its records.
 #[must_use]
 pub fn render(report: &RunReport) -> String {
-    let info = &report.implementation;
+    render_log(&RunLog::of(report))
+}
+
+/// The JUnit XML report of a run.
+#[must_use]
+pub fn render_log(report: &RunLog) -> String {
+    let info = &report.header.implementation;
     let mut junit = Report::new(xml(&format!(
         "zarr-reshape conformance: {} {}",
         info.name, info.version
     )));
-    junit.set_time(report.duration);
+    if let Some(footer) = &report.footer {
+        junit.set_time(footer.duration_ms.duration());
+    }
     let properties = [
         Property::new("implementation", xml(&info.name)),
         Property::new("implementation.version", xml(&info.version)),
         Property::new("implementation.language", xml(&info.language)),
-        Property::new("suite_version", report.suite_version.to_string()),
+        Property::new("suite_version", report.header.suite_version.to_string()),
     ];
     let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
-    for record in &report.records {
-        let clause = clause_of(&record.case);
+    for record in &report.cases {
+        let clause = clause_of(record);
         suites
             .entry(clause)
             .or_insert_with(|| {
@@ -63,17 +71,17 @@ pub fn render(report: &RunReport) -> String {
     junit.to_string().unwrap_or_default()
 }
 
-fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
+fn test_case(clause: &str, record: &CaseLine) -> TestCase {
     let details = || {
         xml(&format!(
             "{}\nexpected: {}\nanswered: {}",
-            record.case.description,
-            compact(&expected_json(&record.case)),
-            compact(&record.answer.to_json())
+            record.description,
+            compact(&record.expected),
+            compact(&record.answer)
         ))
     };
     let listed = listed_reason(record);
-    let why = xml(reason(&record.outcome));
+    let why = xml(reason(record));
     let status = match Status::of(record) {
         Status::Pass => TestCaseStatus::success(),
         Status::UnexpectedPass => {
@@ -90,7 +98,7 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
             let mut status = TestCaseStatus::skipped();
             status
                 .set_message(xml(&format!("known failure: {listed}")))
-                .set_description(format!("{}: {why}\n{}", record.outcome.name(), details()));
+                .set_description(format!("{}: {why}\n{}", xml(&record.outcome), details()));
             status
         }
         Status::Skip => {
@@ -99,27 +107,28 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
             status
         }
         Status::Fail | Status::Error | Status::Crash => {
-            let kind = match record.outcome {
-                Outcome::Error(_) | Outcome::Crash(_) => NonSuccessKind::Error,
+            let kind = match record.outcome.as_str() {
+                "error" | "crash" => NonSuccessKind::Error,
                 _ => NonSuccessKind::Failure,
             };
-            let mut message = match record.outcome {
-                Outcome::Crash(_) => format!("crash: {why}"),
+            let mut message = match record.outcome.as_str() {
+                "crash" => format!("crash: {why}"),
                 _ => why,
             };
             if let Some(outcome) = listed_otherwise(record) {
-                message = format!("{message} (listed as {outcome}: {})", xml(listed));
+                message = format!("{message} (listed as {}: {})", xml(outcome), xml(listed));
             }
             let mut status = TestCaseStatus::non_success(kind);
             status
                 .set_message(message)
-                .set_type(xml(&record.case.level))
+                .set_type(xml(&record.level))
                 .set_description(details());
             status
         }
     };
-    let mut case = TestCase::new(xml(&record.case.id), status);
-    case.set_classname(xml(clause)).set_time(record.duration);
+    let mut case = TestCase::new(xml(&record.id), status);
+    case.set_classname(xml(clause))
+        .set_time(record.duration_ms.duration());
     if !record.stderr.is_empty() {
         case.set_system_err(xml(&record.stderr));
     }
@@ -127,9 +136,9 @@ fn test_case(clause: &str, record: &CaseRecord) -> TestCase {
 }
 
 /// Stale expectations and an interruption, as failing testcases.
-fn run_suite(report: &RunReport) -> Option<TestSuite> {
+fn run_suite(report: &RunLog) -> Option<TestSuite> {
     let mut cases = Vec::new();
-    for id in &report.stale_expectations {
+    for id in report.stale_expectations() {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
             .set_message("stale expectation: listed in the expectations file, but no case of the suite has this id")
@@ -138,12 +147,12 @@ fn run_suite(report: &RunReport) -> Option<TestSuite> {
         case.set_classname(RUN_SUITE);
         cases.push(case);
     }
-    if report.interrupted {
+    if report.interrupted() {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
         status
             .set_message(format!(
                 "the run was interrupted after {} cases",
-                report.records.len()
+                report.cases.len()
             ))
             .set_type("interrupted");
         let mut case = TestCase::new("interrupted", status);

@@ -3,22 +3,30 @@
 
 use std::fmt::Write as _;
 
-use crate::run::{CaseRecord, RunReport};
+use crate::run::RunReport;
 
 use super::escape::{markdown as escape, markdown_code as code};
+use super::record::{CaseLine, RunLog};
 use super::{
-    Status, Tally, by_clause, listed_otherwise, listed_reason, one_line, plural, protocol_note,
-    reason, verdict,
+    Status, Tally, by_clause, by_level, listed_otherwise, listed_reason, one_line, plural,
+    protocol_note, reason, verdict,
 };
 
-/// The Markdown summary of a run: a heading naming the implementation, the
-/// totals and verdict, a table per clause, and a collapsed list of the cases that
-/// did not pass (and of unexpected passes), each with a one-line reason.
+/// The Markdown summary of a finished run, rendered from its records.
 #[must_use]
 pub fn render(report: &RunReport) -> String {
+    render_log(&RunLog::of(report))
+}
+
+/// The Markdown summary of a run: a heading naming the implementation, the
+/// totals and verdict, a table per clause and one per level, and a collapsed list
+/// of the cases that did not pass (and of unexpected passes), each with a one-line
+/// reason.
+#[must_use]
+pub fn render_log(report: &RunLog) -> String {
     let mut out = String::new();
-    let info = &report.implementation;
-    let tally = Tally::of(&report.records);
+    let info = &report.header.implementation;
+    let tally = Tally::of(&report.cases);
     let _ = writeln!(
         out,
         "## `reshape` conformance: {} {} ({})\n",
@@ -29,7 +37,7 @@ pub fn render(report: &RunReport) -> String {
     let _ = writeln!(
         out,
         "Suite version {}, {}: {} pass, {} fail, {} error, {} crash, {} skip, {}.\n",
-        report.suite_version,
+        report.header.suite_version,
         plural(tally.total(), "case", "cases"),
         tally.pass,
         tally.fail,
@@ -48,7 +56,7 @@ pub fn render(report: &RunReport) -> String {
         "| clause | level | pass | fail | error | crash | skip | known failures |"
     );
     let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|");
-    for row in by_clause(&report.records) {
+    for row in by_clause(&report.cases) {
         let t = &row.tally;
         let levels: Vec<String> = row.levels.iter().map(|level| escape(level)).collect();
         let _ = writeln!(
@@ -69,9 +77,30 @@ pub fn render(report: &RunReport) -> String {
         "| **total** | | {} | {} | {} | {} | {} | {} |",
         tally.pass, tally.fail, tally.error, tally.crash, tally.skip, tally.known_failure
     );
+    let levels = by_level(&report.cases);
+    if !levels.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n| level | cases | pass | fail | error | crash | skip | known failures |"
+        );
+        let _ = writeln!(out, "|---|--:|--:|--:|--:|--:|--:|--:|");
+    }
+    for (level, t) in levels {
+        let _ = writeln!(
+            out,
+            "| {level} | {} | {} | {} | {} | {} | {} | {} |",
+            t.total(),
+            t.pass,
+            t.fail,
+            t.error,
+            t.crash,
+            t.skip,
+            t.known_failure
+        );
+    }
 
-    let listed: Vec<&CaseRecord> = report
-        .records
+    let listed: Vec<&CaseLine> = report
+        .cases
         .iter()
         .filter(|r| !matches!(Status::of(r), Status::Pass | Status::Skip))
         .collect();
@@ -86,12 +115,9 @@ pub fn render(report: &RunReport) -> String {
         }
         let _ = writeln!(out, "\n</details>");
     }
-    if !report.stale_expectations.is_empty() {
-        let ids: Vec<String> = report
-            .stale_expectations
-            .iter()
-            .map(|id| code(id, false))
-            .collect();
+    let stale = report.stale_expectations();
+    if !stale.is_empty() {
+        let ids: Vec<String> = stale.iter().map(|id| code(id, false)).collect();
         let _ = writeln!(
             out,
             "\nStale expectations (listed, but no case of the suite has the id): {}",
@@ -102,13 +128,13 @@ pub fn render(report: &RunReport) -> String {
 }
 
 /// One line of the collapsed list.
-fn item(record: &CaseRecord) -> String {
-    let case = &record.case;
+fn item(record: &CaseLine) -> String {
+    let case = record;
     let listed = listed_reason(record);
     let what = match Status::of(record) {
         Status::KnownFailure => format!(
             "known failure ({}): {}",
-            record.outcome.name(),
+            escape(&record.outcome),
             escape(&one_line(listed))
         ),
         Status::UnexpectedPass => format!(
@@ -116,17 +142,18 @@ fn item(record: &CaseRecord) -> String {
             escape(&one_line(listed))
         ),
         _ => {
-            let name = record.outcome.name();
-            let name = if record.breaks_run() {
+            let name = escape(&record.outcome);
+            let name = if record.breaks_run {
                 format!("**{name}**")
             } else {
-                name.to_string()
+                name
             };
-            let mut text = format!("{name}: {}", escape(&one_line(reason(&record.outcome))));
+            let mut text = format!("{name}: {}", escape(&one_line(reason(record))));
             if let Some(outcome) = listed_otherwise(record) {
                 let _ = write!(
                     text,
-                    " (listed as {outcome}: {})",
+                    " (listed as {}: {})",
+                    escape(outcome),
                     escape(&one_line(listed))
                 );
             }
@@ -138,4 +165,46 @@ fn item(record: &CaseRecord) -> String {
         code(&case.id, false),
         escape(&case.level)
     )
+}
+
+/// The Markdown report of several runs: a table of clauses (rows) by
+/// implementation (columns), each cell a symbol, a word and the counts, then each
+/// run's own summary. One run gives [`render_log`] alone.
+#[must_use]
+pub fn render_all(logs: &[RunLog]) -> String {
+    if let [log] = logs {
+        return render_log(log);
+    }
+    let mut out = String::from("## `reshape` conformance, side by side\n\n");
+    let _ = write!(out, "| clause |");
+    for log in logs {
+        let _ = write!(out, " {} |", escape(&log.implementation_label()));
+    }
+    let _ = write!(out, "\n|---|");
+    out.push_str(&"---|".repeat(logs.len()));
+    out.push('\n');
+    for row in super::compare::rows(logs) {
+        let _ = write!(out, "| {} |", code(row.clause, true));
+        for cell in &row.cells {
+            let state = cell.state();
+            let _ = write!(
+                out,
+                " {} {}: {} |",
+                state.symbol(),
+                state.word(),
+                super::compare::counts_text(&cell.tally)
+            );
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "| **verdict** |");
+    for log in logs {
+        let _ = write!(out, " {} |", escape(&verdict(log)));
+    }
+    out.push('\n');
+    for log in logs {
+        out.push('\n');
+        out.push_str(&render_log(log));
+    }
+    out
 }

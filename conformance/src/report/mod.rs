@@ -1,33 +1,41 @@
-//! Reports of a conformance run: a summary for the terminal ([`text`]), a Markdown
-//! summary per clause ([`markdown`]), a streaming JSON-lines log ([`jsonl`]) and
-//! JUnit XML ([`junit`]). Their layouts are documented in `conformance/REPORTS.md`.
+//! Reports of a conformance run. The JSON-lines stream ([`jsonl`]) is the run's one
+//! record ([`record::RunLog`]); every other format is rendered from those records:
+//! a summary for the terminal ([`text`]), a Markdown summary per clause
+//! ([`markdown`]), JUnit XML ([`junit`]), a self-contained HTML results page
+//! ([`html`]) and a shields.io badge ([`badge`]). [`read`] reads a JSON-lines file
+//! back, for `zarr-reshape report`. The layouts are documented in
+//! `conformance/REPORTS.md`.
 //!
-//! Every report counts a record in exactly one of pass, fail, error, crash, skip and
+//! Every report counts a case in exactly one of pass, fail, error, crash, skip and
 //! known failure ([`Status`]): a case listed in the expectations file that ended in
 //! the outcome listed (or was skipped) is a known failure; a listed case that
 //! ended in another outcome counts as that outcome, and breaks the run; a listed
 //! case that passed counts as a pass and is also called out as an unexpected pass,
 //! which breaks the run.
 
+pub mod badge;
+pub mod compare;
 pub mod escape;
+pub mod format;
+pub mod html;
 pub mod jsonl;
 pub mod junit;
 pub mod markdown;
+pub mod read;
+pub mod record;
 pub mod text;
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::judge::Outcome;
 use crate::run::PROTOCOL_VERSION;
-use crate::run::{CaseRecord, ListedOutcome, RunReport, listed_as};
-use crate::vector::Case;
+use record::{CaseLine, Counts, RunLog};
 
 /// The clause name used for a case that names no clause.
 pub const NO_CLAUSE: &str = "(no clause)";
 
-/// How a record is counted in the reports.
+/// How a case is counted in the reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// Passed, and not listed as a known failure.
@@ -48,24 +56,39 @@ pub enum Status {
 }
 
 impl Status {
-    /// How `record` is counted.
+    /// How `case` is counted.
     #[must_use]
-    pub fn of(record: &CaseRecord) -> Self {
-        if record.is_known_failure() {
+    pub fn of(case: &CaseLine) -> Self {
+        let outcome = case.outcome.as_str();
+        let listed = case.known_outcome.as_deref();
+        if listed.is_some_and(|listed| listed == outcome || outcome == "skip") {
             return Self::KnownFailure;
         }
-        match &record.outcome {
-            Outcome::Pass if record.known_failure.is_some() => Self::UnexpectedPass,
-            Outcome::Pass => Self::Pass,
-            Outcome::Fail(_) => Self::Fail,
-            Outcome::Error(_) => Self::Error,
-            Outcome::Crash(_) => Self::Crash,
-            Outcome::Skip(_) => Self::Skip,
+        match outcome {
+            "pass" if listed.is_some() => Self::UnexpectedPass,
+            "pass" => Self::Pass,
+            "fail" => Self::Fail,
+            "crash" => Self::Crash,
+            "skip" => Self::Skip,
+            _ => Self::Error,
         }
     }
 }
 
-/// Counts of records by [`Status`].
+/// Whether a case breaks the run: it crashed or errored, at any level, unless
+/// listed with that outcome; a MUST case failed, unless listed as `fail`; or it is
+/// listed and passed or ended in another outcome. A skip never breaks the run.
+#[must_use]
+pub fn breaks_run(outcome: &str, level: &str, listed: Option<&str>) -> bool {
+    match (outcome, listed) {
+        ("skip", _) => false,
+        ("pass", listed) => listed.is_some(),
+        (outcome, Some(listed)) => outcome != listed,
+        (outcome, None) => outcome == "error" || outcome == "crash" || level == "must",
+    }
+}
+
+/// Counts of cases by [`Status`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Passes, unexpected passes included.
@@ -82,25 +105,25 @@ pub struct Tally {
     pub known_failure: usize,
     /// Listed cases that passed (also counted in `pass`).
     pub unexpected_pass: usize,
-    /// Records that break the run ([`CaseRecord::breaks_run`]).
+    /// Cases that break the run.
     pub breaking: usize,
 }
 
 impl Tally {
-    /// Counts `records`.
+    /// Counts `cases`.
     #[must_use]
-    pub fn of<'a>(records: impl IntoIterator<Item = &'a CaseRecord>) -> Self {
+    pub fn of<'a>(cases: impl IntoIterator<Item = &'a CaseLine>) -> Self {
         let mut tally = Self::default();
-        for record in records {
-            tally.add(record);
+        for case in cases {
+            tally.add(case);
         }
         tally
     }
 
-    /// Counts one more record.
-    pub fn add(&mut self, record: &CaseRecord) {
+    /// Counts one more case.
+    pub fn add(&mut self, case: &CaseLine) {
         let bump = |n: &mut usize| *n = n.saturating_add(1);
-        match Status::of(record) {
+        match Status::of(case) {
             Status::Pass => bump(&mut self.pass),
             Status::UnexpectedPass => {
                 bump(&mut self.pass);
@@ -112,12 +135,12 @@ impl Tally {
             Status::Skip => bump(&mut self.skip),
             Status::KnownFailure => bump(&mut self.known_failure),
         }
-        if record.breaks_run() {
+        if case.breaks_run {
             bump(&mut self.breaking);
         }
     }
 
-    /// All records counted.
+    /// All cases counted.
     #[must_use]
     pub fn total(&self) -> usize {
         [
@@ -131,11 +154,59 @@ impl Tally {
         .iter()
         .fold(0, |sum, n| sum.saturating_add(*n))
     }
+
+    /// As the footer's counts.
+    #[must_use]
+    pub fn counts(&self) -> Counts {
+        Counts {
+            total: self.total(),
+            pass: self.pass,
+            fail: self.fail,
+            error: self.error,
+            crash: self.crash,
+            skip: self.skip,
+            known_failure: self.known_failure,
+            unexpected_pass: self.unexpected_pass,
+            breaking: self.breaking,
+        }
+    }
+}
+
+impl RunLog {
+    /// Whether the run was stopped before every case ran: by Ctrl-C, or cut short
+    /// by a crash or a kill (no footer).
+    #[must_use]
+    pub fn interrupted(&self) -> bool {
+        self.footer.as_ref().is_none_or(|footer| footer.interrupted)
+    }
+
+    /// The listed ids that no case of the suite has.
+    #[must_use]
+    pub fn stale_expectations(&self) -> &[String] {
+        self.footer
+            .as_ref()
+            .map_or(&[], |footer| footer.stale_expectations.as_slice())
+    }
+
+    /// Whether the run succeeded.
+    #[must_use]
+    pub fn succeeded(&self) -> bool {
+        !self.interrupted()
+            && self.stale_expectations().is_empty()
+            && !self.cases.iter().any(|case| case.breaks_run)
+    }
+
+    /// `name version (language)`, unescaped.
+    #[must_use]
+    pub fn implementation_label(&self) -> String {
+        let info = &self.header.implementation;
+        format!("{} {} ({})", info.name, info.version, info.language)
+    }
 }
 
 /// The clause a case is filed under in the reports: its first clause.
 #[must_use]
-pub fn clause_of(case: &Case) -> &str {
+pub fn clause_of(case: &CaseLine) -> &str {
     case.clauses.first().map_or(NO_CLAUSE, String::as_str)
 }
 
@@ -150,19 +221,19 @@ pub struct ClauseRow<'a> {
     pub tally: Tally,
 }
 
-/// The records grouped by first clause, clauses in alphabetical order.
+/// The cases grouped by first clause, clauses in alphabetical order.
 #[must_use]
-pub fn by_clause(records: &[CaseRecord]) -> Vec<ClauseRow<'_>> {
+pub fn by_clause(cases: &[CaseLine]) -> Vec<ClauseRow<'_>> {
     let mut rows: BTreeMap<&str, ClauseRow<'_>> = BTreeMap::new();
-    for record in records {
-        let clause = clause_of(&record.case);
+    for case in cases {
+        let clause = clause_of(case);
         let row = rows.entry(clause).or_insert_with(|| ClauseRow {
             clause,
             levels: Vec::new(),
             tally: Tally::default(),
         });
-        row.tally.add(record);
-        let level = record.case.level.as_str();
+        row.tally.add(case);
+        let level = case.level.as_str();
         if !row.levels.contains(&level) {
             row.levels.push(level);
         }
@@ -175,6 +246,16 @@ pub fn by_clause(records: &[CaseRecord]) -> Vec<ClauseRow<'_>> {
         .collect()
 }
 
+/// The counts of each level that has cases, in the order must, should, interpretation.
+#[must_use]
+pub fn by_level(cases: &[CaseLine]) -> Vec<(&'static str, Tally)> {
+    record::LEVELS
+        .into_iter()
+        .map(|level| (level, Tally::of(cases.iter().filter(|c| c.level == level))))
+        .filter(|(_, tally)| tally.total() > 0)
+        .collect()
+}
+
 fn level_rank(level: &str) -> u8 {
     match level {
         "must" => 0,
@@ -184,36 +265,39 @@ fn level_rank(level: &str) -> u8 {
     }
 }
 
-/// The outcome's reason, empty for a pass.
+/// The case's reason, empty for a pass.
 #[must_use]
-pub fn reason(outcome: &Outcome) -> &str {
-    outcome.reason()
+pub fn reason(case: &CaseLine) -> &str {
+    case.reason.as_deref().unwrap_or_default()
 }
 
-/// The expectations file's reason for a listed record; empty when not listed.
+/// The expectations file's reason for a listed case; empty when not listed.
 #[must_use]
-pub fn listed_reason(record: &CaseRecord) -> &str {
-    record
-        .known_failure
-        .as_ref()
-        .map_or("", |known| known.reason.as_str())
+pub fn listed_reason(case: &CaseLine) -> &str {
+    case.known_failure.as_deref().unwrap_or_default()
 }
 
-/// For a listed record that ended in another outcome than the one listed (not a
+/// For a listed case that ended in another outcome than the one listed (not a
 /// pass, not a skip): that listed outcome.
 #[must_use]
-pub fn listed_otherwise(record: &CaseRecord) -> Option<ListedOutcome> {
-    let known = record.known_failure.as_ref()?;
-    let other = !matches!(record.outcome, Outcome::Pass | Outcome::Skip(_))
-        && !listed_as(known.outcome, &record.outcome);
-    other.then_some(known.outcome)
+pub fn listed_otherwise(case: &CaseLine) -> Option<&str> {
+    let listed = case.known_outcome.as_deref()?;
+    let other = !matches!(case.outcome.as_str(), "pass" | "skip") && case.outcome != listed;
+    other.then_some(listed)
+}
+
+/// Whether the answer is a fault (`errored`) or a crash (`crashed`): its reason is
+/// its message, already shown with the answer.
+#[must_use]
+pub fn answer_is_fault(case: &CaseLine) -> bool {
+    case.answer.get("errored").is_some() || case.answer.get("crashed").is_some()
 }
 
 /// The line a report adds for an implementation speaking an older protocol
 /// version, whose crashes may hide behind error answers; `None` for the current one.
 #[must_use]
-pub fn protocol_note(report: &RunReport) -> Option<String> {
-    let version = report.implementation.protocol;
+pub fn protocol_note(log: &RunLog) -> Option<String> {
+    let version = log.header.implementation.protocol;
     (version < PROTOCOL_VERSION).then(|| {
         format!(
             "The adapter speaks protocol {version}, which has no crashed result: a crash it \
@@ -224,14 +308,14 @@ pub fn protocol_note(report: &RunReport) -> Option<String> {
 
 /// The run's verdict in one line, starting with `PASSED`, `FAILED` or `INTERRUPTED`.
 #[must_use]
-pub fn verdict(report: &RunReport) -> String {
-    let tally = Tally::of(&report.records);
+pub fn verdict(log: &RunLog) -> String {
+    let tally = Tally::of(&log.cases);
     let mut problems = Vec::new();
     if tally.breaking > 0 {
-        let failures: Vec<Status> = report
-            .records
+        let failures: Vec<Status> = log
+            .cases
             .iter()
-            .filter(|record| record.breaks_run())
+            .filter(|case| case.breaks_run)
             .map(Status::of)
             .collect();
         let count = |status: Status| failures.iter().filter(|s| **s == status).count();
@@ -255,9 +339,10 @@ pub fn verdict(report: &RunReport) -> String {
             kinds.join(", ")
         ));
     }
-    if !report.stale_expectations.is_empty() {
+    let stale = log.stale_expectations();
+    if !stale.is_empty() {
         problems.push(plural(
-            report.stale_expectations.len(),
+            stale.len(),
             "expectation is stale",
             "expectations are stale",
         ));
@@ -266,7 +351,7 @@ pub fn verdict(report: &RunReport) -> String {
         0 => String::new(),
         n => format!(" ({})", plural(n, "known failure", "known failures")),
     };
-    if report.interrupted {
+    if log.interrupted() {
         let mut text = format!(
             "INTERRUPTED after {}",
             plural(tally.total(), "case", "cases")

@@ -6,36 +6,54 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::answer::Answer;
-use crate::run::{CaseRecord, RunReport, expected_json};
+use crate::run::RunReport;
 
 use super::escape::terminal as safe;
+use super::record::{CaseLine, RunLog};
 use super::{
-    Status, Tally, by_clause, compact, listed_otherwise, listed_reason, one_line, plural,
-    protocol_note, reason, verdict,
+    Status, Tally, answer_is_fault, by_clause, by_level, compact, listed_otherwise, listed_reason,
+    one_line, plural, protocol_note, reason, verdict,
 };
 
 /// The most lines of a case's stderr shown in the summary.
 const STDERR_LINES: usize = 10;
 
-/// The terminal summary of a run: who was tested, a per-clause table, every
-/// failure, error and crash with its expectation and answer, the known failures,
-/// unexpected passes and stale expectations, and a final verdict line.
+/// The terminal summary of a finished run, rendered from its records.
 #[must_use]
 pub fn summary(report: &RunReport) -> String {
+    render(&RunLog::of(report))
+}
+
+/// The terminal summaries of several runs, one after the other.
+#[must_use]
+pub fn render_all(logs: &[RunLog]) -> String {
+    logs.iter().map(render).collect::<Vec<_>>().join("\n")
+}
+
+/// The terminal summary of a run: who was tested, a per-clause and a per-level
+/// table, every failure, error and crash with its expectation and answer, the
+/// known failures, unexpected passes and stale expectations, and a final verdict
+/// line.
+#[must_use]
+pub fn render(report: &RunLog) -> String {
     let mut out = String::new();
-    let info = &report.implementation;
-    let tally = Tally::of(&report.records);
+    let info = &report.header.implementation;
+    let tally = Tally::of(&report.cases);
     let _ = writeln!(
         out,
         "{} {} ({}), suite version {}: {}",
         safe(&info.name),
         safe(&info.version),
         safe(&info.language),
-        report.suite_version,
+        report.header.suite_version,
         plural(tally.total(), "case", "cases")
     );
-    if report.interrupted {
+    if report.footer.is_none() {
+        let _ = writeln!(
+            out,
+            "The report has no footer: the run was cut short (a crash or a kill); only the cases run are counted."
+        );
+    } else if report.interrupted() {
         let _ = writeln!(
             out,
             "The run was interrupted: only the cases run are counted."
@@ -45,10 +63,22 @@ pub fn summary(report: &RunReport) -> String {
         let _ = writeln!(out, "{note}");
     }
     out.push('\n');
-    table(&mut out, report);
+    let clauses: Vec<(String, Tally)> = by_clause(&report.cases)
+        .into_iter()
+        .map(|row| (safe(row.clause), row.tally))
+        .collect();
+    table(&mut out, "clause", &clauses, Some(&tally));
+    let levels: Vec<(String, Tally)> = by_level(&report.cases)
+        .into_iter()
+        .map(|(level, tally)| (level.to_string(), tally))
+        .collect();
+    if !levels.is_empty() {
+        out.push('\n');
+        table(&mut out, "level", &levels, None);
+    }
 
-    let broken: Vec<&CaseRecord> = failures(report).filter(|r| r.breaks_run()).collect();
-    let other: Vec<&CaseRecord> = failures(report).filter(|r| !r.breaks_run()).collect();
+    let broken: Vec<&CaseLine> = failures(report).filter(|r| r.breaks_run).collect();
+    let other: Vec<&CaseLine> = failures(report).filter(|r| !r.breaks_run).collect();
     section(
         &mut out,
         "Failures, errors and crashes that break the run",
@@ -61,7 +91,7 @@ pub fn summary(report: &RunReport) -> String {
     );
     skips(&mut out, report);
 
-    let known: Vec<&CaseRecord> = with_status(report, Status::KnownFailure).collect();
+    let known: Vec<&CaseLine> = with_status(report, Status::KnownFailure).collect();
     if !known.is_empty() {
         let _ = writeln!(
             out,
@@ -72,13 +102,13 @@ pub fn summary(report: &RunReport) -> String {
             let _ = writeln!(
                 out,
                 "  {} [{}]: {}",
-                safe(&record.case.id),
-                record.outcome.name(),
+                safe(&record.id),
+                safe(&record.outcome),
                 safe(listed_reason(record))
             );
         }
     }
-    let unexpected: Vec<&CaseRecord> = with_status(report, Status::UnexpectedPass).collect();
+    let unexpected: Vec<&CaseLine> = with_status(report, Status::UnexpectedPass).collect();
     if !unexpected.is_empty() {
         let _ = writeln!(
             out,
@@ -89,18 +119,19 @@ pub fn summary(report: &RunReport) -> String {
             let _ = writeln!(
                 out,
                 "  {}: listed because {}",
-                safe(&record.case.id),
+                safe(&record.id),
                 safe(listed_reason(record))
             );
         }
     }
-    if !report.stale_expectations.is_empty() {
+    let stale = report.stale_expectations();
+    if !stale.is_empty() {
         let _ = writeln!(
             out,
             "\nStale expectations ({}): listed ids that no case of the suite has:",
-            report.stale_expectations.len()
+            stale.len()
         );
-        for id in &report.stale_expectations {
+        for id in stale {
             let _ = writeln!(out, "  {}", safe(id));
         }
     }
@@ -109,36 +140,28 @@ pub fn summary(report: &RunReport) -> String {
 }
 
 /// The failures, errors and crashes that are not excused, in run order.
-fn failures(report: &RunReport) -> impl Iterator<Item = &CaseRecord> {
+fn failures(report: &RunLog) -> impl Iterator<Item = &CaseLine> {
     report
-        .records
+        .cases
         .iter()
         .filter(|r| matches!(Status::of(r), Status::Fail | Status::Error | Status::Crash))
 }
 
-fn with_status(report: &RunReport, status: Status) -> impl Iterator<Item = &CaseRecord> {
-    report
-        .records
-        .iter()
-        .filter(move |r| Status::of(r) == status)
+fn with_status(report: &RunLog, status: Status) -> impl Iterator<Item = &CaseLine> {
+    report.cases.iter().filter(move |r| Status::of(r) == status)
 }
 
-/// The per-clause table, with a total line.
-fn table(out: &mut String, report: &RunReport) {
-    let rows: Vec<(String, Tally)> = by_clause(&report.records)
-        .into_iter()
-        .map(|row| (safe(row.clause), row.tally))
-        .collect();
+/// A table of counts, one row per name, with a total line when given.
+fn table(out: &mut String, title: &str, rows: &[(String, Tally)], total: Option<&Tally>) {
     let width = rows
         .iter()
-        .map(|(clause, _)| clause.chars().count())
-        .chain(["clause".len(), "total".len()])
+        .map(|(name, _)| name.chars().count())
+        .chain([title.len(), "total".len()])
         .max()
         .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{:<width$}  pass  fail  error  crash  skip  known",
-        "clause"
+        "{title:<width$}  pass  fail  error  crash  skip  known"
     );
     let line = |out: &mut String, name: &str, t: &Tally| {
         let _ = writeln!(
@@ -147,49 +170,41 @@ fn table(out: &mut String, report: &RunReport) {
             t.pass, t.fail, t.error, t.crash, t.skip, t.known_failure
         );
     };
-    for (clause, tally) in &rows {
-        line(out, clause, tally);
+    for (name, tally) in rows {
+        line(out, name, tally);
     }
-    line(out, "total", &Tally::of(&report.records));
+    if let Some(total) = total {
+        line(out, "total", total);
+    }
 }
 
 /// A titled list of failures, each with its expectation, answer and reason.
-fn section(out: &mut String, title: &str, records: &[&CaseRecord]) {
+fn section(out: &mut String, title: &str, records: &[&CaseLine]) {
     if records.is_empty() {
         return;
     }
     let _ = writeln!(out, "\n{title} ({}):", records.len());
     for record in records {
-        let case = &record.case;
+        let case = *record;
         let _ = writeln!(
             out,
             "\n{} {} [{}]",
-            record.outcome.name().to_uppercase(),
+            safe(&record.outcome.to_uppercase()),
             safe(&case.id),
             safe(&case.level)
         );
         let _ = writeln!(out, "  {}", safe(&one_line(&case.description)));
-        let _ = writeln!(out, "  expected: {}", safe(&compact(&expected_json(case))));
-        let _ = writeln!(
-            out,
-            "  answered: {}",
-            safe(&compact(&record.answer.to_json()))
-        );
-        if !matches!(
-            record.answer,
-            Answer::Errored { .. } | Answer::Crashed { .. }
-        ) {
+        let _ = writeln!(out, "  expected: {}", safe(&compact(&case.expected)));
+        let _ = writeln!(out, "  answered: {}", safe(&compact(&case.answer)));
+        if !answer_is_fault(case) {
             // A fault's or a crash's reason is its message, already in the answer.
-            let _ = writeln!(
-                out,
-                "  why:      {}",
-                safe(&one_line(reason(&record.outcome)))
-            );
+            let _ = writeln!(out, "  why:      {}", safe(&one_line(reason(record))));
         }
         if let Some(listed) = listed_otherwise(record) {
             let _ = writeln!(
                 out,
-                "  listed:   as {listed} in the expectations file, because {}",
+                "  listed:   as {} in the expectations file, because {}",
+                safe(listed),
                 safe(&one_line(listed_reason(record)))
             );
         }
@@ -217,10 +232,10 @@ fn stderr(out: &mut String, text: &str) {
 }
 
 /// Unlisted skips, counted by reason.
-fn skips(out: &mut String, report: &RunReport) {
+fn skips(out: &mut String, report: &RunLog) {
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
     for record in with_status(report, Status::Skip) {
-        let count = reasons.entry(reason(&record.outcome)).or_default();
+        let count = reasons.entry(reason(record)).or_default();
         *count = count.saturating_add(1);
     }
     if reasons.is_empty() {
