@@ -29,6 +29,27 @@ pub const MAX_CASE_LINES: usize = 1_000_000;
 const OUTCOMES: [&str; 5] = ["pass", "fail", "error", "crash", "skip"];
 const LISTED: [&str; 3] = ["fail", "error", "crash"];
 
+/// The bounds of a read; [`Limits::default`] holds the constants above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest file, in bytes.
+    pub file_bytes: u64,
+    /// The longest line, in bytes, without its line break.
+    pub line_bytes: usize,
+    /// The most case lines.
+    pub case_lines: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            file_bytes: MAX_FILE_BYTES,
+            line_bytes: MAX_LINE_BYTES,
+            case_lines: MAX_CASE_LINES,
+        }
+    }
+}
+
 /// A report that cannot be read: which file, which line (from 1), and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadError {
@@ -87,7 +108,19 @@ pub fn parse(text: &str, source: &str) -> Result<RunLog, ReadError> {
 /// [`MAX_CASE_LINES`] cases or [`MAX_FILE_BYTES`] bytes; case lines that contradict
 /// themselves or the footer.
 pub fn read(reader: impl BufRead, source: &str) -> Result<RunLog, ReadError> {
-    let mut reader = reader.take(MAX_FILE_BYTES.saturating_add(1));
+    read_limited(reader, source, Limits::default())
+}
+
+/// Reads a report within `limits`, named `source` in errors.
+///
+/// # Errors
+/// As [`read`], with the bounds of `limits`.
+pub fn read_limited(
+    reader: impl BufRead,
+    source: &str,
+    limits: Limits,
+) -> Result<RunLog, ReadError> {
+    let mut reader = reader.take(limits.file_bytes.saturating_add(1));
     let mut header: Option<Header> = None;
     let mut cases: Vec<CaseLine> = Vec::new();
     let mut footer: Option<Footer> = None;
@@ -96,7 +129,7 @@ pub fn read(reader: impl BufRead, source: &str) -> Result<RunLog, ReadError> {
     let mut total: u64 = 0;
     loop {
         buffer.clear();
-        let limit = u64::try_from(MAX_LINE_BYTES.saturating_add(2)).unwrap_or(u64::MAX);
+        let limit = u64::try_from(limits.line_bytes.saturating_add(2)).unwrap_or(u64::MAX);
         let read = (&mut reader)
             .take(limit)
             .read_until(b'\n', &mut buffer)
@@ -107,15 +140,19 @@ pub fn read(reader: impl BufRead, source: &str) -> Result<RunLog, ReadError> {
         number = number.saturating_add(1);
         total = total.saturating_add(u64::try_from(read).unwrap_or(u64::MAX));
         let fail = |message: String| at(source, number, message);
-        if total > MAX_FILE_BYTES {
+        if total > limits.file_bytes {
             return Err(fail(format!(
-                "the file is longer than {MAX_FILE_BYTES} bytes"
+                "the file is longer than {} bytes",
+                limits.file_bytes
             )));
         }
         let line = buffer.strip_suffix(b"\n").unwrap_or(&buffer);
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.len() > MAX_LINE_BYTES {
-            return Err(fail(format!("a line longer than {MAX_LINE_BYTES} bytes")));
+        if line.len() > limits.line_bytes {
+            return Err(fail(format!(
+                "a line longer than {} bytes",
+                limits.line_bytes
+            )));
         }
         let value: Value =
             serde_json::from_slice(line).map_err(|e| fail(format!("not a JSON line: {e}")))?;
@@ -136,8 +173,8 @@ pub fn read(reader: impl BufRead, source: &str) -> Result<RunLog, ReadError> {
             }
             ("header", Some(_)) => return Err(fail("a second header".into())),
             ("case", Some(_)) => {
-                if cases.len() >= MAX_CASE_LINES {
-                    return Err(fail(format!("more than {MAX_CASE_LINES} case lines")));
+                if cases.len() >= limits.case_lines {
+                    return Err(fail(format!("more than {} case lines", limits.case_lines)));
                 }
                 cases.push(read_case(value).map_err(fail)?);
             }
@@ -240,14 +277,15 @@ fn read_case(value: Value) -> Result<CaseLine, String> {
     let breaks = breaks_run(&case.outcome, &case.level, case.known_outcome.as_deref());
     if breaks != case.breaks_run {
         return Err(format!(
-            "case {id}: breaks_run is {}, but a {} case with outcome {} {} breaks the run",
+            "case {id}: breaks_run is {}, but a {} case whose outcome is {} and whose listing is {} {}",
             case.breaks_run,
             case.level,
             case.outcome,
+            case.known_outcome.as_deref().unwrap_or("none"),
             if breaks {
-                "that is not listed so"
+                "breaks the run"
             } else {
-                "never"
+                "does not break the run"
             },
         ));
     }
