@@ -243,7 +243,7 @@ fn a_file_cut_short_reads_as_an_interrupted_run() {
     assert!(summary.contains("the run was cut short"), "{summary}");
     assert_eq!(
         summary.lines().last().unwrap(),
-        "INTERRUPTED after 4 cases; 1 case breaks the run (1 error)"
+        "INTERRUPTED after 4 cases; 2 cases break the run (1 failure, 1 unexpected pass)"
     );
 }
 

@@ -367,31 +367,3 @@ impl RunLog {
         }
     }
 }
-
-impl Footer {
-    /// The footer of a run whose case lines are `cases`.
-    #[must_use]
-    pub fn of(
-        cases: &[CaseLine],
-        interrupted: bool,
-        stale_expectations: Vec<String>,
-        duration_ms: Millis,
-    ) -> Self {
-        let counts = super::Tally::of(cases).counts();
-        let level =
-            |name: &str| super::Tally::of(cases.iter().filter(|case| case.level == name)).counts();
-        Self {
-            kind: "footer".into(),
-            interrupted,
-            succeeded: !interrupted && stale_expectations.is_empty() && counts.breaking == 0,
-            counts,
-            levels: Levels {
-                must: level("must"),
-                should: level("should"),
-                interpretation: level("interpretation"),
-            },
-            stale_expectations,
-            duration_ms,
-        }
-    }
-}
