@@ -170,3 +170,29 @@ fn badge_is_yellow_when_the_run_passes_with_a_must_case_listed() {
     assert_eq!(endpoint.color, "yellow");
     assert!(endpoint.message.ends_with(" MUST"));
 }
+
+#[test]
+fn markdown_puts_several_runs_side_by_side_then_each_summary() {
+    let logs = [log("reference.jsonl"), log("mixed.jsonl")];
+    let out = zarr_reshape_conformance::report::markdown::render_all(&logs);
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("| clause |"))
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    // Header, rule, four clauses, the verdicts; a cell per run in each.
+    assert_eq!(table.len(), 7, "{out}");
+    for row in &table {
+        assert_eq!(row.replace("\\|", "").matches('|').count(), 4, "{row}");
+    }
+    assert!(
+        table
+            .iter()
+            .any(|r| r.starts_with("| `input-dims.prefix` | ✓ pass: 4 pass | ✗ fail: "))
+    );
+    assert_eq!(
+        out.matches("\n## `reshape` conformance: ").count(),
+        2,
+        "{out}"
+    );
+}
