@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The results page, as CI builds and checks it (conformance/REPORTS.md, "HTML"):
-#   1. installs what is missing: Debian's chromium, Node.js 18+, playwright-core
+#   1. installs what is missing: Debian's chromium, Node.js (20+, as playwright-core
+#      needs), playwright-core
 #      (npm ci, as locked in package-lock.json);
 #   2. renders OUTDIR/results.html from the runs' JSON-lines files, and a badge per run
 #      (OUTDIR/<file name>.badge.json);
@@ -40,8 +41,12 @@ export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [[ ! -x "$CHROMIUM" ]]; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || exit 2
 fi
-if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' 2>/dev/null; then
+if ! command -v node >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null) || exit 2
+fi
+if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' 2>/dev/null; then
+  echo "results page: playwright-core needs Node.js 20 or newer (found: $(node --version 2>/dev/null || echo none))" >&2
+  exit 2
 fi
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || exit 2
 
