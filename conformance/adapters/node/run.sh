@@ -10,12 +10,15 @@
 #      their comments say;
 #   6. check-runs.mjs on both reports: every case but read-array passes with the exact
 #      reader, and JSON.parse fails only on vectors with integers beyond 2^53.
-# Usage: run.sh [ZARR_RESHAPE]   the runner binary (default: target/release/zarr-reshape)
+# Usage: run.sh [ZARR_RESHAPE [RUN.jsonl]]   the runner binary (default:
+# target/release/zarr-reshape); RUN.jsonl receives the exact run's JSON-lines record.
 # Exits 0 when all of that holds, 1 when a check fails, 2 when it cannot start
 # (no node 18+, no runner binary, npm ci failing).
 set -euo pipefail
 
 runner="${1:-target/release/zarr-reshape}"
+record="${2:-}"
+if [[ -n "$record" && "$record" != /* ]]; then record="$PWD/$record"; fi
 case "$runner" in
   /*) ;;
   */*) runner="$PWD/$runner" ;;
@@ -66,5 +69,6 @@ if ! grep -q '^0 disagreeing case' "$reports/fuzz.txt"; then
 fi
 
 node "$adapter/check-snippets.mjs" .
+if [[ -n "$record" ]]; then cp "$reports/exact.jsonl" "$record"; fi
 # Last, as its closing line counts every case: "node: N passed, N failed, N skipped".
 node "$adapter/check-runs.mjs" spec-cases "$reports/exact.jsonl" "$reports/plain.jsonl"

@@ -3,7 +3,8 @@
 #   creates or reuses .venv (setup.sh: zarr-python 3.4.2 + zarrs-python 0.2.3, pinned
 #   with hashes), then runs the suite's read-array cases against adapter.py with
 #   conformance/expectations/zarr-python-3.4.2.toml.
-# Usage: run.sh [REPORT.md]   also writes the runner's Markdown report to REPORT.md.
+# Usage: run.sh [REPORT.md [RUN.jsonl]]   also writes the runner's Markdown report to
+# REPORT.md, and its JSON-lines record (for `zarr-reshape report`) to RUN.jsonl.
 # Without CPython 3.12 or 3.13, prints one line starting "SKIP zarr-python:" and
 # exits 0. Otherwise exits as the runner does: 0 when every MUST case passes or is a
 # listed known failure, no case crashes or errors unless listed with that outcome,
@@ -16,6 +17,12 @@ if [[ $# -ge 1 ]]; then
   case "$1" in
     /*) report=(--report "markdown=$1") ;;
     *) report=(--report "markdown=$PWD/$1") ;;
+  esac
+fi
+if [[ $# -ge 2 ]]; then
+  case "$2" in
+    /*) report+=(--report "jsonl=$2") ;;
+    *) report+=(--report "jsonl=$PWD/$2") ;;
   esac
 fi
 

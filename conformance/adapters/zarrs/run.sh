@@ -2,7 +2,8 @@
 # The zarrs conformance run, as CI runs it (see README.md):
 #   builds the adapter (release, its own Cargo project and lockfile, its own target/),
 #   then runs the suite against it with conformance/expectations/zarrs-0.23.14.toml.
-# Usage: run.sh [REPORT.md]   also writes the runner's Markdown report to REPORT.md.
+# Usage: run.sh [REPORT.md [RUN.jsonl]]   also writes the runner's Markdown report to
+# REPORT.md, and its JSON-lines record (for `zarr-reshape report`) to RUN.jsonl.
 # Exits as the runner does: 0 when every MUST case passes or is a listed known
 # failure, no case crashes or errors at any level unless listed with that outcome,
 # and no listed case passes or ends otherwise; 1 otherwise, 2 when the run cannot start.
@@ -13,6 +14,12 @@ if [[ $# -ge 1 ]]; then
   case "$1" in
     /*) report=(--report "markdown=$1") ;;
     *) report=(--report "markdown=$PWD/$1") ;;
+  esac
+fi
+if [[ $# -ge 2 ]]; then
+  case "$2" in
+    /*) report+=(--report "jsonl=$2") ;;
+    *) report+=(--report "jsonl=$PWD/$2") ;;
   esac
 fi
 
