@@ -268,7 +268,7 @@ fn crlf_documents_get_the_same_places() {
 #[test]
 fn worked_example_in_check_spec_md_is_current() {
     let (report, human, _) = run("worked-example");
-    assert_eq!(report.count(Severity::Error), 3);
+    assert_eq!(report.count(Severity::Error), 4);
     let doc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("CHECK-SPEC.md");
     let doc = std::fs::read_to_string(doc).unwrap();
     assert!(

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::finding::{Finding, Kind, Label, Report, Severity};
 use super::lines::LineIndex;
-use super::{extract, fragments, intro, json_errors, metadata, prose};
+use super::{extract, fragments, intro, json_errors, metadata, prose, stated};
 
 /// The largest document checked, in bytes (4 MiB). A larger one is not read
 /// for examples: its report holds one error finding, `too-large`, and nothing else.
@@ -36,6 +36,7 @@ pub fn check(text: &str) -> Report {
         .map(move |pieces| (block, pieces))
     });
     for (block, pieces) in examples {
+        let whole = pieces == block.pieces;
         let group = pieces.first().map_or(0, |piece| piece.start);
         let parsed = json_errors::parse(&lines, &pieces);
         keyed.extend(
@@ -49,6 +50,17 @@ pub fn check(text: &str) -> Report {
             continue;
         };
         let mut content = metadata::check(value, &parsed);
+        if whole {
+            let after = document
+                .blocks
+                .partition_point(|next| next.first_line <= block.first_line);
+            let next = document.blocks.get(after);
+            let said = stated::check(text, &document, block, next, &content);
+            keyed.extend(
+                said.into_iter()
+                    .map(|finding| (finding.primary.span.start, 1, finding)),
+            );
+        }
         content.sort_by_key(|finding| finding.primary.span.start);
         let first_error = parsed
             .findings
@@ -70,6 +82,21 @@ pub fn check(text: &str) -> Report {
         }
     }
     let verdicts = prose::verdicts(text, &document);
+    // A verdict that several fragments share ("A and B are not allowed", a list's
+    // lead-in) is not repaired for one of them: the others would change too.
+    let mut verdict_spans: Vec<(usize, usize)> = verdicts
+        .iter()
+        .flatten()
+        .map(|(_, span)| (span.start, span.end))
+        .collect();
+    verdict_spans.sort_unstable();
+    let shared = |span: &std::ops::Range<usize>| {
+        let key = (span.start, span.end);
+        verdict_spans
+            .partition_point(|probe| *probe < key)
+            .saturating_add(1)
+            < verdict_spans.partition_point(|probe| *probe <= key)
+    };
     // Fragments on one line discuss the same clauses: read the paragraph once.
     let mut discussed: Option<(usize, Vec<zarr_reshape::Clause>)> = None;
     for (fragment, said) in document.fragments.iter().zip(verdicts) {
@@ -77,7 +104,14 @@ pub fn check(text: &str) -> Report {
             discussed = Some((fragment.line, prose::discussed(text, &document, fragment)));
         }
         let clauses = discussed.as_ref().map_or(&[][..], |(_, clauses)| clauses);
-        let found = fragments::check(&lines, fragment, said, clauses);
+        let alone = said.as_ref().is_none_or(|(_, span)| !shared(span));
+        let mut found = fragments::check(&lines, fragment, said, clauses);
+        if !alone {
+            found
+                .iter_mut()
+                .filter(|finding| finding.kind == Kind::FragmentDisagrees)
+                .for_each(|finding| finding.suggestion = None);
+        }
         keyed.extend(found.into_iter().map(|finding| {
             let phase = u8::from(finding.kind != Kind::JsonSyntax);
             (fragment.whole.start, phase, finding)
@@ -110,6 +144,7 @@ fn too_large(size: usize) -> Report {
             related: Vec::new(),
             notes: vec!["split the document, or check the part that holds the examples".into()],
             data: json!({"bytes": size, "limit": MAX_DOCUMENT_BYTES}),
+            suggestion: None,
         }],
         blocks: 0,
         fragments: 0,

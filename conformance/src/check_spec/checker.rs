@@ -51,6 +51,7 @@ impl<'p> Checker<'p> {
             related: Vec::new(),
             notes: Vec::new(),
             data: json!({}),
+            suggestion: None,
         });
     }
 

@@ -55,6 +55,8 @@ pub enum Kind {
     FragmentNoVerdict,
     /// The sentence introducing an example speaks of another codec.
     ProseCodec,
+    /// The prose around an example states an encoded shape its codecs do not give.
+    StatedShape,
     /// The document is larger than `MAX_DOCUMENT_BYTES`, and was not checked.
     TooLarge,
 }
@@ -76,6 +78,7 @@ impl Kind {
             Self::FragmentOtherClause => "fragment-other-clause",
             Self::FragmentNoVerdict => "fragment-no-verdict",
             Self::ProseCodec => "prose-codec",
+            Self::StatedShape => "stated-shape",
             Self::TooLarge => "too-large",
         }
     }
@@ -116,6 +119,39 @@ pub struct Finding {
     pub notes: Vec<String>,
     /// Kind-specific facts for `--format json` (shapes, clauses, verdicts).
     pub data: Value,
+    /// The one obvious repair, when there is one (`--fix` applies it).
+    pub suggestion: Option<Suggestion>,
+}
+
+/// One replacement of a byte range of the document (empty range: an insertion,
+/// empty text: a deletion).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// The bytes replaced.
+    pub span: Range<usize>,
+    /// What stands there afterwards.
+    pub replacement: String,
+}
+
+/// A repair with one obvious form, said the way rustc says it (`help: ...`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    /// The help text, e.g. "the encoded shape is [6, 4]".
+    pub message: String,
+    /// The edits that make the repair, in document order, not overlapping.
+    pub edits: Vec<Edit>,
+}
+
+impl Suggestion {
+    pub(crate) fn replace(message: impl Into<String>, span: Range<usize>, text: &str) -> Self {
+        Self {
+            message: message.into(),
+            edits: vec![Edit {
+                span,
+                replacement: text.into(),
+            }],
+        }
+    }
 }
 
 /// Everything found in one document, in document order.

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use zarr_reshape::{Clause, Explanation, ReshapeError, explain};
 
 use super::document::Fragment;
-use super::finding::{Finding, Kind, Label, Severity, shape_text};
+use super::finding::{Finding, Kind, Label, Severity, Suggestion, shape_text};
 use super::json_errors;
 use super::lines::LineIndex;
 use super::prose::{Said, Verdict};
@@ -65,6 +65,7 @@ pub(crate) fn check(
             "decoded_shape": built.shape,
             "encoded_shape": explanation.outcome.as_ref().ok(),
         }),
+        suggestion: None,
     };
     let trace = || {
         let lines: Vec<String> = explanation
@@ -109,6 +110,14 @@ pub(crate) fn check(
                 verdict.as_str(),
                 actual.as_str()
             );
+            finding.suggestion = (span.start >= fragment.whole.end)
+                .then(|| lines.text().get(span.clone()))
+                .flatten()
+                .and_then(opposite)
+                .map(|words| {
+                    let help = format!("the rules say it is {}", actual.as_str());
+                    Suggestion::replace(help, span.clone(), &words)
+                });
             finding.related.push(Label::new(
                 span,
                 format!("the prose says {}", verdict.as_str()),
@@ -169,4 +178,29 @@ fn show(value: &Value) -> String {
 fn names(clauses: &[Clause]) -> String {
     let names: Vec<&str> = clauses.iter().map(|clause| clause.id()).collect();
     names.join(" or ")
+}
+
+/// The verdict words that say the opposite of `words` (as the prose wrote them:
+/// `allowed` / `not allowed`, `NOT allowed` / `allowed`, `invalid` / `valid`, ...),
+/// or `None` when there is no single obvious wording.
+fn opposite(words: &str) -> Option<String> {
+    const PAIRS: &[(&str, &str)] = &[
+        ("disallowed", "allowed"),
+        ("invalid", "valid"),
+        ("illegal", "legal"),
+        ("rejected", "accepted"),
+        ("forbidden", "permitted"),
+        ("prohibited", "permitted"),
+    ];
+    let lower = words.to_lowercase();
+    if let Some((_, positive)) = PAIRS.iter().find(|(negative, _)| *negative == lower) {
+        return Some((*positive).to_string());
+    }
+    if let Some(rest) = lower.strip_prefix("not ") {
+        // Keep the positive word as written: `NOT allowed` becomes `allowed`.
+        let positive = words.get(words.len().saturating_sub(rest.len())..)?;
+        return (rest.trim() == rest && !rest.is_empty()).then(|| positive.to_string());
+    }
+    let single = !lower.is_empty() && lower.chars().all(char::is_alphabetic);
+    single.then(|| format!("not {words}"))
 }

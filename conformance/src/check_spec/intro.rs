@@ -78,5 +78,6 @@ pub(crate) fn intro_codec(
             "a heuristic: the prose before an example should say what the example shows of `{own}`"
         )],
         data: json!({"codec": name, "document_codec": own}),
+        suggestion: None,
     })
 }

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
-use super::finding::{Finding, Kind, Label, Severity};
+use super::finding::{Finding, Kind, Label, Severity, Suggestion};
 use super::lines::LineIndex;
 use super::markdown;
 use super::spans::{token_at, unclosed};
@@ -85,6 +85,7 @@ pub(crate) fn parse(lines: &LineIndex<'_>, pieces: &[Range<usize>]) -> Parsed {
             related: Vec::new(),
             notes: Vec::new(),
             data: json!({"repaired": false}),
+            suggestion: None,
         });
         return parsed;
     }
@@ -150,6 +151,7 @@ fn diagnose(
         related: Vec::new(),
         notes: Vec::new(),
         data: json!({"parser": message, "repaired": false}),
+        suggestion: None,
     };
     let found_text = text.get(token).unwrap_or_default();
     let point = |offset: usize| {
@@ -195,6 +197,11 @@ fn diagnose(
                 "parser": message, "repaired": true,
                 "insert": {"line": line, "column": column, "text": ","},
             });
+            finding.suggestion = Some(Suggestion::replace(
+                "add the missing comma",
+                point(insert),
+                ",",
+            ));
             return (finding, Some(Repair::Insert(insert)));
         }
         finding.message =
@@ -225,6 +232,9 @@ fn diagnose(
                 "parser": message, "repaired": true,
                 "delete": {"line": line, "column": column, "text": ","},
             });
+            let span = finding.primary.span.clone();
+            finding.suggestion = (lines.text().get(span.clone()) == Some(","))
+                .then(|| Suggestion::replace("remove the trailing comma", span, ""));
             return (finding, Some(Repair::Delete(comma)));
         }
     } else if message.starts_with("EOF while parsing") {

@@ -1,10 +1,10 @@
 //! Printing a [`Report`]: diagnostics in the style of rustc for people, and a JSON
 //! document for tools (its layout is described in `conformance/CHECK-SPEC.md`).
 
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Group, Level, Patch, Renderer, Snippet};
 use serde_json::{Value, json};
 
-use super::finding::{Finding, Label, Report, Severity};
+use super::finding::{Finding, Label, Report, Severity, Suggestion};
 use super::lines::LineIndex;
 
 /// The most lines between a finding's first and last label that one snippet
@@ -72,17 +72,62 @@ pub fn human(report: &Report, text: &str, path: &str, styled: bool) -> String {
             );
         }
         notes.extend(finding.notes.iter().cloned());
+        let help = finding
+            .suggestion
+            .as_ref()
+            .map(|suggestion| (suggestion, patch(&lines, text, path, suggestion)));
+        let inline_help = help
+            .as_ref()
+            .filter(|(_, patch)| patch.is_none())
+            .map(|(suggestion, _)| Level::HELP.message(suggestion.message.as_str()));
         let group: Group<'_> = level
             .primary_title(finding.message.as_str())
             .id(finding.kind.as_str())
             .elements(snippet)
-            .elements(notes.iter().map(|note| Level::NOTE.message(note.as_str())));
-        out.push_str(&renderer.render(&[group]));
+            .elements(notes.iter().map(|note| Level::NOTE.message(note.as_str())))
+            .elements(inline_help);
+        let mut groups = vec![group];
+        if let Some((suggestion, Some(patch))) = help {
+            groups.push(
+                Level::HELP
+                    .secondary_title(suggestion.message.as_str())
+                    .element(patch),
+            );
+        }
+        out.push_str(&renderer.render(&groups));
         out.push_str("\n\n");
     }
     out.push_str(&summary(report, path));
     out.push('\n');
     out
+}
+
+/// The lines a suggestion changes, with its edits as a rustc-style patch; `None`
+/// when an edit is not sound for `text` or the lines are too long to show.
+fn patch<'t>(
+    lines: &LineIndex<'_>,
+    text: &'t str,
+    path: &'t str,
+    suggestion: &'t Suggestion,
+) -> Option<Snippet<'t, Patch<'t>>> {
+    let first = lines.line_column(suggestion.edits.first()?.span.start).0;
+    let last = lines.line_column(suggestion.edits.last()?.span.end).0;
+    let range = lines.line_range(first).start..lines.line_range(last).end;
+    let fits = range.end.saturating_sub(range.start) <= MAX_SNIPPET_BYTES;
+    let source = text.get(range.clone()).filter(|_| fits)?;
+    let mut patches = Vec::new();
+    for edit in &suggestion.edits {
+        let start = edit.span.start.checked_sub(range.start)?;
+        let end = edit.span.end.checked_sub(range.start)?;
+        source.get(start..end)?;
+        patches.push(Patch::new(start..end, edit.replacement.as_str()));
+    }
+    Some(
+        Snippet::source(source)
+            .line_start(first)
+            .path(path)
+            .patches(patches),
+    )
 }
 
 /// What one finding's snippet shows.
@@ -176,6 +221,20 @@ fn finding_json(finding: &Finding, lines: &LineIndex<'_>) -> Value {
         object.insert("related".into(), json!(related));
         object.insert("notes".into(), json!(finding.notes));
         object.insert("data".into(), finding.data.clone());
+        let suggestion = finding.suggestion.as_ref().map(|suggestion| {
+            let edits: Vec<Value> = suggestion
+                .edits
+                .iter()
+                .map(|edit| {
+                    let (line, column) = lines.line_column(edit.span.start);
+                    let (end_line, end_column) = lines.line_column(edit.span.end);
+                    json!({"line": line, "column": column, "end_line": end_line,
+                           "end_column": end_column, "replacement": edit.replacement})
+                })
+                .collect();
+            json!({"message": suggestion.message, "edits": edits})
+        });
+        object.insert("suggestion".into(), json!(suggestion));
     }
     value
 }
