@@ -13,7 +13,11 @@ use zarr_reshape_conformance::check_spec::{
 };
 
 fn shared_spec() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec");
+    // Beside the repository's checkout; a worktree elsewhere names it in the environment.
+    let dir = std::env::var_os("ZARR_RESHAPE_SHARED_SPEC").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec"),
+        PathBuf::from,
+    );
     if dir.is_dir() {
         Some(dir)
     } else {
