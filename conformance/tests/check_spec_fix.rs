@@ -2,7 +2,12 @@
 //! shared reshape spec are repaired, the result checks clean, and nothing else
 //! changes; suggestions that are not sound or clash are skipped, never applied
 //! in part; files that cannot be fixed safely are refused.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -237,4 +242,38 @@ fn files_that_cannot_be_fixed_safely_are_refused_and_left_alone() {
     let found = json["findings"].as_array().unwrap();
     assert!(found.iter().any(|finding| finding["id"] == "codec-order"));
     assert_eq!(std::fs::read_to_string(&order).unwrap(), unfixable);
+}
+
+/// The worked example of CHECK-SPEC.md: every slip with a repair is repaired,
+/// the codec order (which has none) is left, and only the repaired lines change.
+#[test]
+fn fix_on_the_worked_example_leaves_only_what_has_no_repair() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/check_spec/worked-example.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let before = check_spec::check(&text);
+    let repairable: Vec<&Finding> = before
+        .findings
+        .iter()
+        .filter(|finding| finding.suggestion.is_some())
+        .collect();
+    assert!(repairable.len() >= 3);
+    let fixed = fix::fix(&text);
+    assert_eq!(ids(&fixed.report, Severity::Error), ["codec-order"]);
+    assert!(fixed.changes.iter().all(|change| change.skipped.is_none()));
+    assert_eq!(fixed.changes.len(), repairable.len());
+    let changed: Vec<usize> = text
+        .lines()
+        .zip(fixed.text.lines())
+        .enumerate()
+        .filter(|(_, (old, new))| old != new)
+        .map(|(index, _)| index + 1)
+        .collect();
+    let lines = |finding: &&Finding| {
+        let start = finding.suggestion.as_ref().unwrap().edits[0].span.start;
+        text[..start].matches('\n').count() + 1
+    };
+    let mut expected: Vec<usize> = repairable.iter().map(lines).collect();
+    expected.sort_unstable();
+    assert_eq!(changed, expected);
+    assert_eq!(text.lines().count(), fixed.text.lines().count());
 }

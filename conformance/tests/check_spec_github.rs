@@ -1,7 +1,12 @@
 //! `zarr-reshape check-spec --format github`: snapshots of the annotations on the
 //! shared copies of the reshape spec (when they sit beside the repository), and
 //! hostile text that must not forge a second workflow command.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -151,14 +151,17 @@ fn stated_shapes(text: &str, range: Range<usize>) -> Vec<(Vec<u64>, Range<usize>
         let Some(rest) = part.get(open..) else {
             continue;
         };
-        let Some(close) = rest.find(']') else { break };
-        let inner = rest.get(1..close).unwrap_or_default();
-        if !inner
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == ',' || c == ' ')
-        {
+        // Only digits, commas and spaces may stand before the `]`: each `[` is
+        // read up to its first other character, so the scan stays linear.
+        let inner = rest.get(1..).unwrap_or_default();
+        let run = inner
+            .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == ' '))
+            .unwrap_or(inner.len());
+        if inner.get(run..).is_none_or(|after| !after.starts_with(']')) {
             continue;
         }
+        let close = run.saturating_add(1);
+        let inner = inner.get(..run).unwrap_or_default();
         let Ok(shape) = inner
             .split(',')
             .map(|item| item.trim().parse::<u64>())
