@@ -1,5 +1,13 @@
 //! Arrays in vectors: a Zarr data type name, a shape, and nested JSON lists in C
 //! order, read into typed ndarray arrays and written back.
+//!
+//! The harness crate reads arrays too (`harness/src/typed.rs`), for judging only,
+//! and both share its [`DataType`]. Its arrays stay separate on purpose: these are
+//! ndarray arrays that the reference encodes, decodes and writes to Zarr stores;
+//! the harness compares flat element lists read from number text, so that an
+//! adopter's build gets neither ndarray nor serde_json's `arbitrary_precision`
+//! (which this crate turns on, and which would change how every crate of that
+//! build reads numbers).
 
 use std::fmt::Write as _;
 
@@ -11,76 +19,8 @@ use zarr_reshape::limits::{MAX_RANK, array_dims};
 /// vectors are for reading. A larger array is refused before any room is made for it.
 pub const MAX_ELEMENTS: u64 = 1 << 24;
 
-/// A Zarr v3 core data type, as named in vectors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DataType {
-    /// `bool`
-    Bool,
-    /// `int8`
-    Int8,
-    /// `int16`
-    Int16,
-    /// `int32`
-    Int32,
-    /// `int64`
-    Int64,
-    /// `uint8`
-    UInt8,
-    /// `uint16`
-    UInt16,
-    /// `uint32`
-    UInt32,
-    /// `uint64`
-    UInt64,
-    /// `float32`
-    Float32,
-    /// `float64`
-    Float64,
-}
-
-impl DataType {
-    /// Every data type vectors may use.
-    pub const ALL: &'static [DataType] = &[
-        Self::Bool,
-        Self::Int8,
-        Self::Int16,
-        Self::Int32,
-        Self::Int64,
-        Self::UInt8,
-        Self::UInt16,
-        Self::UInt32,
-        Self::UInt64,
-        Self::Float32,
-        Self::Float64,
-    ];
-
-    /// The Zarr name.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Bool => "bool",
-            Self::Int8 => "int8",
-            Self::Int16 => "int16",
-            Self::Int32 => "int32",
-            Self::Int64 => "int64",
-            Self::UInt8 => "uint8",
-            Self::UInt16 => "uint16",
-            Self::UInt32 => "uint32",
-            Self::UInt64 => "uint64",
-            Self::Float32 => "float32",
-            Self::Float64 => "float64",
-        }
-    }
-
-    /// The data type with this Zarr name.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|data_type| data_type.name() == name)
-    }
-}
+/// The data types: the harness's list, the one list of the project.
+pub use zarr_reshape_harness::DataType;
 
 /// An array of one of the data types, elements compared bit for bit.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,4 +1,12 @@
 //! The runner's judgement: an answer against a case's expectation.
+//!
+//! The harness crate judges with the same rules (`harness/src/judge.rs`; its tests
+//! and this crate's `tests/vectors.rs` hold the two to the same vectors). Two
+//! copies on purpose: this one judges `serde_json::Value`s, whose numbers keep
+//! their text only under `arbitrary_precision`, and answers that may be crashes
+//! (protocol 2); the harness must not turn that feature on in an adopter's build,
+//! so it judges its own exact-text JSON. One copy would mean writing every answer
+//! of a run back to text and reading it again to judge it.
 
 use std::fmt;
 

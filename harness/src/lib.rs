@@ -76,6 +76,7 @@ pub use harness::{Harness, LEVELS_ENV, Report};
 pub use judge::Outcome;
 pub use known::{KnownFailures, ListedOutcome, MAX_KNOWN_FAILURES_BYTES};
 pub use summary::{Summary, Tally};
+pub use typed::DataType;
 pub use zarr_reshape_vectors::{self as vectors, Case, Level, Operation};
 
 /// Judges one answer to `case` as the trials do.

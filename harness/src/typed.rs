@@ -12,38 +12,83 @@ const MAX_ELEMENTS: u64 = 1 << 24;
 /// which the runner's arrays keep).
 const MAX_SPAN: u64 = i64::MAX.unsigned_abs();
 
-/// A Zarr v3 core data type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum DataType {
+/// A Zarr v3 core data type, as vectors name them (`data_type` of an `input` or
+/// an `array`): the one list of data types of the project, which the runner uses too.
+///
+/// ```
+/// use zarr_reshape_harness::DataType;
+/// assert_eq!(DataType::from_name("uint16"), Some(DataType::UInt16));
+/// assert_eq!(DataType::Float32.name(), "float32");
+/// assert_eq!(DataType::from_name("UInt16"), None);
+/// assert_eq!(DataType::ALL.len(), 11);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataType {
+    /// `bool`
     Bool,
+    /// `int8`
     Int8,
+    /// `int16`
     Int16,
+    /// `int32`
     Int32,
+    /// `int64`
     Int64,
+    /// `uint8`
     UInt8,
+    /// `uint16`
     UInt16,
+    /// `uint32`
     UInt32,
+    /// `uint64`
     UInt64,
+    /// `float32`
     Float32,
+    /// `float64`
     Float64,
 }
 
 impl DataType {
-    pub(crate) fn from_name(name: &str) -> Option<Self> {
-        Some(match name {
-            "bool" => Self::Bool,
-            "int8" => Self::Int8,
-            "int16" => Self::Int16,
-            "int32" => Self::Int32,
-            "int64" => Self::Int64,
-            "uint8" => Self::UInt8,
-            "uint16" => Self::UInt16,
-            "uint32" => Self::UInt32,
-            "uint64" => Self::UInt64,
-            "float32" => Self::Float32,
-            "float64" => Self::Float64,
-            _ => return None,
-        })
+    /// Every data type vectors may use.
+    pub const ALL: &'static [DataType] = &[
+        Self::Bool,
+        Self::Int8,
+        Self::Int16,
+        Self::Int32,
+        Self::Int64,
+        Self::UInt8,
+        Self::UInt16,
+        Self::UInt32,
+        Self::UInt64,
+        Self::Float32,
+        Self::Float64,
+    ];
+
+    /// The Zarr name, e.g. `uint16`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bool => "bool",
+            Self::Int8 => "int8",
+            Self::Int16 => "int16",
+            Self::Int32 => "int32",
+            Self::Int64 => "int64",
+            Self::UInt8 => "uint8",
+            Self::UInt16 => "uint16",
+            Self::UInt32 => "uint32",
+            Self::UInt64 => "uint64",
+            Self::Float32 => "float32",
+            Self::Float64 => "float64",
+        }
+    }
+
+    /// The data type with this Zarr name, exactly as written.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|data_type| data_type.name() == name)
     }
 
     /// One element of this type, or `None` when `value` is not one.
