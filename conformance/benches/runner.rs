@@ -20,10 +20,10 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
-use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::ClassCheck;
 use zarr_reshape_conformance::run::{Expectations, Reference, run_suite};
 use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 use timing::{measure, short};
 

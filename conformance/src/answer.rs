@@ -1,5 +1,13 @@
 //! What an implementation answered for one case: the `result` object of the
 //! adapter protocol (version 2, `conformance/PROTOCOL.md`).
+//!
+//! The harness crate's `Answer` is an adopter's answer in process: its output is
+//! JSON text (no `arbitrary_precision` there), and it has no crash, which the
+//! harness sees as a panic of its own trial. This one is what crosses the
+//! protocol, crashes included, as `serde_json` values.
+
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 
 use serde_json::{Map, Value, json};
 
@@ -96,6 +104,27 @@ impl Answer {
             )),
         }
     }
+}
+
+/// Runs `run`; a panic becomes an [`Answer::Crashed`] carrying its message. Every
+/// place that runs an implementation in this process (the in-process run, the
+/// served reference) answers through it.
+pub fn catch_panic(run: impl FnOnce() -> Answer) -> Answer {
+    panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|payload| Answer::Crashed {
+        message: format!(
+            "the implementation panicked: {}",
+            panic_message(payload.as_ref())
+        ),
+    })
+}
+
+/// The text a panic was raised with.
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
 }
 
 /// Reads the member `error` of a result.

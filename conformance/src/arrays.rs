@@ -41,8 +41,8 @@ pub enum TypedArray {
     Float64(ArrayD<u64>),
 }
 
-/// Applies a generic expression to the ndarray inside a [`TypedArray`], rewrapping the result.
-#[macro_export]
+/// Applies a generic expression to the ndarray inside a [`TypedArray`], rewrapping
+/// the result. Crate-private: `use crate::arrays::map_typed`.
 macro_rules! map_typed {
     ($array:expr, |$inner:ident| $body:expr) => {{
         use $crate::arrays::TypedArray as T;
@@ -61,6 +61,7 @@ macro_rules! map_typed {
         }
     }};
 }
+pub(crate) use map_typed;
 
 impl TypedArray {
     /// Reads `data` (nested lists of `shape`) as elements of `data_type`.

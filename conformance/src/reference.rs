@@ -7,10 +7,9 @@ use serde_json::{Map, Value};
 use zarr_reshape::{Argument, ReshapeCodec, ReshapeConfiguration, ReshapeError};
 
 use crate::answer::Answer;
-use crate::arrays::TypedArray;
-use crate::map_typed;
-use crate::serve::MAX_LINE_BYTES;
+use crate::arrays::{TypedArray, map_typed};
 use crate::vector::{Case, CodecJson, Operation};
+use crate::wire::MAX_LINE_BYTES;
 use crate::zarr;
 
 /// The work budget of one `map-region` case: the most coordinates (elements of the

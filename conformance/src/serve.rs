@@ -6,17 +6,12 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::{Value, json};
 
-use crate::adapter::protocol::{self, ALL_OPERATIONS, OLDEST_PROTOCOL, PROTOCOL_VERSION};
+use crate::adapter::protocol;
 use crate::adapter::{LineRead, read_line, skip_line};
-use crate::answer::Answer;
+use crate::answer::{Answer, catch_panic};
 use crate::reference;
-use crate::run::catch_panic;
 use crate::vector;
-
-/// The longest request line read, in bytes (the newline not counted): the size of
-/// the largest vector file. A longer line is discarded as it streams in, never
-/// buffered whole, and answered as `errored` with a null seq.
-pub const MAX_LINE_BYTES: usize = 16 << 20;
+use crate::wire::{ALL_OPERATIONS, MAX_LINE_BYTES, OLDEST_PROTOCOL, PROTOCOL_VERSION};
 
 /// Serves the reference: reads requests from `input`, one JSON object per line, and
 /// writes one answer line to `output` per request, flushed at once.

@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::{errored_message, outcomes};
-use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
-use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::ClassCheck;
 use zarr_reshape_conformance::reference;
 use zarr_reshape_conformance::run::{
     Expectations, Implementation, Reference, RunReport, run_suite,
 };
 use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 /// How many cases the fault tests run.
 const CASES: usize = 12;

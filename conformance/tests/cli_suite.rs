@@ -205,7 +205,7 @@ fn version_names_the_suite_format_protocol_and_spec_commit() {
         env!("CARGO_PKG_VERSION"),
         zarr_reshape_vectors::SUITE_VERSION,
         zarr_reshape_vectors::FORMAT,
-        zarr_reshape_conformance::adapter::protocol::PROTOCOL_VERSION,
+        zarr_reshape_conformance::PROTOCOL_VERSION,
         registry["spec"]["commit"].as_str().unwrap()
     );
     assert_eq!(stdout(&output), expected);

@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::Value;
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::arrays::TypedArray;
-use zarr_reshape_conformance::differential::{expect, generate, render};
-use zarr_reshape_conformance::judge::{ClassCheck, Outcome, judge};
+use zarr_reshape_conformance::Answer;
+use zarr_reshape_conformance::TypedArray;
+use zarr_reshape_conformance::differential::generated_cases;
 use zarr_reshape_conformance::reference;
 use zarr_reshape_conformance::vector::{self, Case, Operation, parse_case};
+use zarr_reshape_conformance::{ClassCheck, Outcome, judge};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_zarr-reshape");
 
@@ -263,7 +263,7 @@ fn fuzz_silences_a_divergence_listed_by_clause() {
 }
 
 /// The elements of nested lists in C order, read as `data_type`.
-fn ravel(array: &Value, data_type: zarr_reshape_conformance::arrays::DataType) -> TypedArray {
+fn ravel(array: &Value, data_type: zarr_reshape_conformance::DataType) -> TypedArray {
     fn leaves(value: &Value, out: &mut Vec<Value>) {
         match value {
             Value::Array(items) => items.iter().for_each(|item| leaves(item, out)),
@@ -391,7 +391,7 @@ fn reference_agrees_with_itself(case: &Case) -> Result<(), TestCaseError> {
 
 #[test]
 fn generated_cases_agree_with_the_reference_across_operations() {
-    let operations: Vec<String> = generate::OPERATIONS
+    let operations: Vec<String> = zarr_reshape_conformance::OPERATIONS
         .iter()
         .map(ToString::to_string)
         .collect();
@@ -403,9 +403,9 @@ fn generated_cases_agree_with_the_reference_across_operations() {
     let mut runner =
         TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[20; 32]));
     let accepted = std::cell::Cell::new(0_u32);
-    let result = runner.run(&generate::draft(&operations), |draft| {
-        let case = expect::expected_case(&render::case_json(&draft))
-            .map_err(|fault| TestCaseError::fail(format!("generator fault: {fault}")))?;
+    let result = runner.run(&generated_cases(&operations), |case| {
+        let case =
+            case.map_err(|fault| TestCaseError::fail(format!("generator fault: {fault}")))?;
         if matches!(reference::run(&case), Answer::Output(_)) {
             accepted.set(accepted.get() + 1);
         }

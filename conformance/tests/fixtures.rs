@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use zarr_reshape_conformance::arrays::TypedArray;
+use zarr_reshape_conformance::TypedArray;
 use zarr_reshape_conformance::fixtures::{self, Fixture};
 use zarr_reshape_conformance::vector::{self, Operation};
 use zarr_reshape_conformance::zarr::{self, ArrayMetadata, ZarrArray};
@@ -256,9 +256,9 @@ fn a_relative_path_without_a_suite_root_is_a_load_error() {
 /// paths the runner sends.
 #[test]
 fn the_reference_adapter_reads_the_fixtures_at_the_paths_the_runner_sends() {
-    use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
-    use zarr_reshape_conformance::judge::{ClassCheck, Outcome, judge};
     use zarr_reshape_conformance::run::Implementation;
+    use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
+    use zarr_reshape_conformance::{ClassCheck, Outcome, judge};
 
     let command = [
         env!("CARGO_BIN_EXE_zarr-reshape").to_string(),

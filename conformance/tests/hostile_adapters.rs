@@ -17,12 +17,12 @@ use std::time::{Duration, Instant};
 
 use common::{errored_message, outcomes};
 use serde_json::{Value, json};
-use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess, MAX_LINES_BETWEEN_CASES};
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::judge::Outcome;
+use zarr_reshape_conformance::Answer;
+use zarr_reshape_conformance::Outcome;
 use zarr_reshape_conformance::reference;
 use zarr_reshape_conformance::run::{Implementation, MAX_STUCK_CASES, Reference, RunReport};
 use zarr_reshape_conformance::vector::Case;
+use zarr_reshape_conformance::{AdapterOptions, AdapterProcess, MAX_LINES_BETWEEN_CASES};
 
 /// How many cases each run puts.
 const CASES: usize = 12;

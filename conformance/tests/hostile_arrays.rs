@@ -43,7 +43,7 @@ fn read_within(
     dir: &Path,
     region: Option<(Vec<u64>, Vec<u64>)>,
     limit: Duration,
-) -> Result<zarr_reshape_conformance::arrays::TypedArray, ZarrError> {
+) -> Result<zarr_reshape_conformance::TypedArray, ZarrError> {
     let (send, receive) = mpsc::channel();
     let shown = dir.display().to_string();
     let dir = dir.to_path_buf();

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use zarr_reshape::limits::{MAX_INPUT_DIMS, MAX_JSON_DEPTH, MAX_RANK, MAX_SHAPE_LEN};
 use zarr_reshape::{ErrorClass, ReshapeCodec, ReshapeConfiguration};
-use zarr_reshape_conformance::answer::Answer;
+use zarr_reshape_conformance::Answer;
 use zarr_reshape_conformance::{check_spec, serve, vector};
 
 /// The fixed case budget of every property here.
@@ -89,7 +89,7 @@ fn a_vector_file_beyond_the_size_limit_is_refused_unread() {
 
 #[test]
 fn a_request_line_beyond_the_line_limit_is_errored_unbuffered() {
-    let mut input = vec![b' '; serve::MAX_LINE_BYTES + 1];
+    let mut input = vec![b' '; zarr_reshape_conformance::MAX_LINE_BYTES + 1];
     input[0] = b'{';
     input.extend_from_slice(b"\n{\"cmd\": \"stop\"}\n");
     let answers = served(&input);

@@ -21,10 +21,10 @@ use ndarray::{ArrayD, IxDyn};
 use serde_json::{Value, json};
 use zarr_reshape::limits::MAX_ARRAY_SPAN;
 use zarr_reshape::{ErrorClass, ReshapeCodec, ReshapeConfiguration};
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::arrays::{DataType, TypedArray};
+use zarr_reshape_conformance::Answer;
 use zarr_reshape_conformance::reference::{self, MAX_ANSWER_BYTES, MAX_REGION_COORDINATES};
 use zarr_reshape_conformance::vector;
+use zarr_reshape_conformance::{DataType, TypedArray};
 
 /// The address space the binary runs in, in KiB: enough for its code and a few
 /// tens of megabytes of work, far below any reservation for what an input claims.

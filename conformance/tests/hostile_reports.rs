@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use zarr_reshape_conformance::answer::Answer;
+use zarr_reshape_conformance::Answer;
+use zarr_reshape_conformance::Outcome;
 use zarr_reshape_conformance::check_spec::{self, Kind, MAX_DOCUMENT_BYTES, render};
-use zarr_reshape_conformance::judge::Outcome;
 use zarr_reshape_conformance::report::{junit, markdown, text};
 use zarr_reshape_conformance::run::{
     CaseRecord, ImplementationInfo, KnownFailure, ListedOutcome, RunReport,

@@ -15,9 +15,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::judge::{ClassCheck, Outcome, judge};
+use zarr_reshape_conformance::Answer;
 use zarr_reshape_conformance::vector::{self, Case, Operation};
+use zarr_reshape_conformance::{ClassCheck, Outcome, judge};
 
 /// The HTML comment in PROTOCOL.md that the adapter's fenced block follows.
 const MARKER: &str = "<!-- adapter.py: conformance/adapters/python-minimal/adapter.py -->";

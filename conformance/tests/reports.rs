@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::judge::{ClassCheck, judge};
+use zarr_reshape_conformance::Answer;
 use zarr_reshape_conformance::report::jsonl::JsonlWriter;
 use zarr_reshape_conformance::report::{junit, markdown, text};
 use zarr_reshape_conformance::run::{CaseRecord, Expectations, ImplementationInfo, RunReport};
 use zarr_reshape_conformance::vector;
+use zarr_reshape_conformance::{ClassCheck, judge};
 
 const EXPECTATIONS: &str = r#"
 [[failure]]

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use zarr_reshape_conformance::Registry;
 use zarr_reshape_conformance::coverage::{self, tally};
-use zarr_reshape_conformance::judge::{ClassCheck, judge};
 use zarr_reshape_conformance::matrix;
-use zarr_reshape_conformance::registry::Registry;
 use zarr_reshape_conformance::report::markdown;
 use zarr_reshape_conformance::run::{Expectations, Reference, run_suite};
 use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::{ClassCheck, judge};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")

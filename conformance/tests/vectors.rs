@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use zarr_reshape_conformance::judge::{ClassCheck, Outcome, judge};
+use zarr_reshape_conformance::{ClassCheck, Outcome, judge};
 use zarr_reshape_conformance::{reference, vector};
 
 fn reference_passes(path: &Path) -> datatest_stable::Result<()> {

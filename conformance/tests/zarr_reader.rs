@@ -15,9 +15,9 @@ use std::path::Path;
 
 use common::Scratch;
 use serde_json::{Value, json};
-use zarr_reshape_conformance::arrays::{DataType, TypedArray};
 use zarr_reshape_conformance::fixtures::pattern;
 use zarr_reshape_conformance::zarr::{self, ArrayMetadata, ZarrArray};
+use zarr_reshape_conformance::{DataType, TypedArray};
 
 fn metadata(data_type: &str, shape: &[u64], chunks: &[u64], codecs: Value) -> Value {
     json!({

@@ -27,11 +27,10 @@
 mod answers;
 mod child;
 mod lines;
-pub mod protocol;
+pub(crate) mod protocol;
 mod stderr;
 
-pub use answers::{EXIT_POLL, MAX_LINES_BETWEEN_CASES};
-pub use child::EVENT_QUEUE;
+pub use answers::MAX_LINES_BETWEEN_CASES;
 pub(crate) use lines::{LineRead, read_line, skip_line};
 
 use std::sync::Arc;
@@ -41,11 +40,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use self::child::{Child, Event};
-use self::protocol::{OLDEST_PROTOCOL, PROTOCOL_VERSION, StartFailure};
+use self::protocol::StartFailure;
 use self::stderr::Capture;
 use crate::answer::Answer;
 use crate::run::{Implementation, ImplementationInfo};
 use crate::vector::Case;
+use crate::wire::{OLDEST_PROTOCOL, PROTOCOL_VERSION};
 
 /// Limits of an adapter run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 pub(crate) use crate::answer::{excerpt, excerpt_bytes};
 use crate::run::ImplementationInfo;
-pub use crate::run::{ALL_OPERATIONS, OLDEST_PROTOCOL, OPERATIONS, PROTOCOL_VERSION};
+use crate::wire::OPERATIONS;
 
 /// `value` as one protocol line: compact JSON (strings escape their newlines) and
 /// a newline.
@@ -116,6 +116,7 @@ fn read_start(answer: &Value, version: u64) -> Result<ImplementationInfo, String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::{OLDEST_PROTOCOL, PROTOCOL_VERSION};
 
     #[test]
     fn a_start_answer_without_operations_supports_all_five() {

@@ -11,9 +11,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use super::output::{out, outln};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
 use zarr_reshape_conformance::differential::{Finding, FuzzOptions, Silencer, Summary, fuzz};
 use zarr_reshape_conformance::run::{Implementation, Reference};
+use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 /// How many times a crashed or hung adapter is restarted in one fuzzing run: a
 /// fuzzer looks for crashes, so more than `run`'s 3; past it every case is errored.

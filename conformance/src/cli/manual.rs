@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use clap::{Args, CommandFactory as _};
 use clap_complete::Shell;
-use zarr_reshape_conformance::adapter::protocol::PROTOCOL_VERSION;
+use zarr_reshape_conformance::PROTOCOL_VERSION;
 use zarr_reshape_conformance::vector::{self, embedded};
 
 use super::Cli;

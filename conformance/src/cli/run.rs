@@ -11,8 +11,7 @@ use std::time::Duration;
 use super::output::out;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use zarr_reshape_conformance::adapter::{AdapterOptions, AdapterProcess};
-use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::ClassCheck;
 use zarr_reshape_conformance::report::format::Format;
 use zarr_reshape_conformance::report::jsonl::{self, Recorder};
 use zarr_reshape_conformance::report::{read, text};
@@ -20,6 +19,7 @@ use zarr_reshape_conformance::run::{
     Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
 };
 use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 /// Options of `zarr-reshape run`.
 #[derive(Debug, Args)]

@@ -222,9 +222,6 @@ fn rank_change() -> impl Strategy<Value = i8> {
     prop_oneof![20 => Just(0_i8), 1 => Just(-1_i8), 1 => Just(1_i8)]
 }
 
-/// The operations a draft may take, by the names of the adapter protocol.
-pub const OPERATIONS: &[&str] = &["resolve", "encode", "decode", "map-index", "map-region"];
-
 fn operand(operation: &str) -> BoxedStrategy<Operand> {
     match operation {
         "encode" | "decode" => {
@@ -269,7 +266,9 @@ fn operand(operation: &str) -> BoxedStrategy<Operand> {
 /// Drafts of cases of the given operations (names of the adapter protocol; others
 /// are ignored, and none at all gives resolve cases).
 pub fn draft(operations: &[String]) -> BoxedStrategy<Draft> {
-    let known: Vec<&'static str> = OPERATIONS
+    // The operations a draft may take: the first vector format's, by the names
+    // of the adapter protocol.
+    let known: Vec<&'static str> = crate::wire::OPERATIONS
         .iter()
         .copied()
         .filter(|op| operations.iter().any(|given| given == op))

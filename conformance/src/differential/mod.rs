@@ -12,18 +12,19 @@
 //! file; the search then goes on, skipping disagreements of a kind already found, so
 //! one bug is reported once and the budget goes to finding others.
 
-pub mod expect;
-pub mod generate;
-pub mod render;
-pub mod shrink;
-pub mod silence;
-pub mod syntax;
-pub mod text;
+mod expect;
+mod generate;
+mod render;
+mod shrink;
+mod silence;
+mod syntax;
+mod text;
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
+use proptest::strategy::{BoxedStrategy, Strategy as _};
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
 use crate::answer::Answer;
@@ -32,6 +33,17 @@ use crate::run::{Implementation, ImplementationInfo};
 use crate::vector::Case;
 
 pub use silence::Silencer;
+
+/// The cases a fuzzing run draws, as a proptest strategy: drafts of the given
+/// operations (the protocol's names; none known gives resolve cases), each written
+/// as a vector case with the reference's answer as its expectation and read back
+/// by the vector loader. `Err` is a draft the generator could not write as a valid
+/// case (a bug of ours). Shrinks as the run shrinks.
+pub fn generated_cases(operations: &[String]) -> BoxedStrategy<Result<Case, String>> {
+    generate::draft(operations)
+        .prop_map(|draft| expect::expected_case(&render::case_json(&draft)))
+        .boxed()
+}
 
 /// How many shrinking steps one disagreement may take.
 pub const MAX_SHRINK_ITERS: u32 = 1024;

@@ -1,35 +1,11 @@
 //! Who is under test and what the runner asks of it: the [`Implementation`]
-//! trait, the [`ImplementationInfo`] of a `start` answer, and the protocol
-//! versions and operations (`conformance/PROTOCOL.md`). Here rather than in
-//! `adapter::protocol` so that the run, which also runs the in-process reference,
-//! does not depend on the adapter module that depends on it.
+//! trait and the [`ImplementationInfo`] of a `start` answer
+//! (`conformance/PROTOCOL.md`). Here rather than in `adapter::protocol` so that
+//! the run, which also runs the in-process reference, does not depend on the
+//! adapter module that depends on it.
 
 use crate::answer::Answer;
 use crate::vector::Case;
-
-/// The protocol version spoken here, offered first in `start`. Version 2 added the
-/// `crashed` result.
-pub const PROTOCOL_VERSION: u64 = 2;
-
-/// The oldest version still read: offered in a second `start`, to a new process,
-/// when an adapter refuses [`PROTOCOL_VERSION`]. A version 1 adapter has no
-/// `crashed` result; its reports say so.
-pub const OLDEST_PROTOCOL: u64 = 1;
-
-/// The operations of the first vector format, in its order; an adapter whose
-/// `start` answer lists no `operations` supports these five. Later operations
-/// (`read-array`) reach only adapters that list them.
-pub const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
-
-/// Every operation of the vector format, in its order.
-pub const ALL_OPERATIONS: [&str; 6] = [
-    "resolve",
-    "encode",
-    "decode",
-    "map-index",
-    "map-region",
-    "read-array",
-];
 
 /// Who is under test, as the adapter's `start` answer says.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,14 +9,12 @@
 //! reference; the `zarr-reshape-harness` crate (`harness/`) is for other Rust
 //! implementations.
 
-use std::any::Any;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
 
 use super::{Implementation, ImplementationInfo};
-use crate::answer::Answer;
+use crate::answer::{Answer, catch_panic};
 use crate::reference;
 use crate::vector::Case;
 
@@ -79,8 +77,8 @@ impl Reference {
                 name: "zarr-reshape".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
                 language: "rust".into(),
-                operations: super::ALL_OPERATIONS.map(String::from).to_vec(),
-                protocol: super::PROTOCOL_VERSION,
+                operations: crate::wire::ALL_OPERATIONS.map(String::from).to_vec(),
+                protocol: crate::wire::PROTOCOL_VERSION,
             },
             run_case,
             timeout,
@@ -165,23 +163,4 @@ impl Worker {
             .map_err(|error| format!("cannot start a thread for the case: {error}"))?;
         Ok(Self { cases, answers })
     }
-}
-
-/// Runs `run`; a panic becomes an [`Answer::Crashed`] carrying its message.
-pub fn catch_panic(run: impl FnOnce() -> Answer) -> Answer {
-    panic::catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|payload| Answer::Crashed {
-        message: format!(
-            "the implementation panicked: {}",
-            panic_message(payload.as_ref())
-        ),
-    })
-}
-
-/// The text a panic was raised with.
-fn panic_message(payload: &(dyn Any + Send)) -> &str {
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(no message)")
 }

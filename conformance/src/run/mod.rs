@@ -1,7 +1,7 @@
 //! A conformance run: every selected case through one implementation, judged,
 //! with known failures taken from an expectations file.
 
-pub mod expectations;
+mod expectations;
 mod implementation;
 mod in_process;
 
@@ -9,16 +9,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::answer::Answer;
+use crate::answer::{Answer, catch_panic};
 use crate::judge::{ClassCheck, Outcome, judge};
 use crate::vector::Case;
 
 pub use expectations::{Expectations, KnownFailure, ListedOutcome, listed_as};
-pub use implementation::{
-    ALL_OPERATIONS, Implementation, ImplementationInfo, OLDEST_PROTOCOL, OPERATIONS,
-    PROTOCOL_VERSION,
-};
-pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference, catch_panic};
+// The report names the protocol version (one path: the crate root re-exports it).
+pub(crate) use crate::wire::PROTOCOL_VERSION;
+pub use implementation::{Implementation, ImplementationInfo};
+pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference};
 
 /// One case's record in a run.
 #[derive(Debug, Clone)]

@@ -15,10 +15,10 @@
 //! devices) below the array's folder.
 
 mod chain;
-pub mod compress;
+mod compress;
 pub(crate) mod element;
-pub mod grid;
-pub mod metadata;
+mod grid;
+mod metadata;
 mod write;
 
 use std::fmt;

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::judge::ClassCheck;
+use zarr_reshape_conformance::Answer;
+use zarr_reshape_conformance::ClassCheck;
 use zarr_reshape_conformance::run::{
     CaseRecord, Expectations, Implementation, RunReport, run_suite,
 };
