@@ -332,3 +332,60 @@ fn vector_file_faults_name_their_pointer() {
         assert!(!message.is_empty());
     }
 }
+
+/// A malformed member is named down to its element, with what was expected there
+/// (serde_path_to_error, not a hand-built path).
+#[test]
+fn a_malformed_member_is_named_down_to_its_element() {
+    let file = |case: Value| json!({"format": 1, "cases": [{}, case]});
+    let case = |extra: Value| {
+        let mut case = json!({
+            "id": "x/y", "description": "d", "clauses": ["x"], "level": "must",
+            "operation": "map-region", "configuration": {"shape": [-1]},
+            "decoded_shape": [2, 3], "decoded_region": {"start": [0, 0], "stop": [1, 1]},
+            "expect": {"encoded_coordinates": []}
+        });
+        for (key, value) in extra.as_object().unwrap() {
+            case[key] = value.clone();
+        }
+        case
+    };
+    let faults = [
+        (
+            json!({"decoded_shape": [2, -3]}),
+            "/decoded_shape/1",
+            "an integer from 0 to 2^64-1",
+        ),
+        (
+            json!({"decoded_shape": [2, "3"]}),
+            "/decoded_shape/1",
+            "an integer from 0 to 2^64-1",
+        ),
+        (
+            json!({"decoded_region": {"start": [0, 0], "stop": [1, 18446744073709551616_u128]}}),
+            "/decoded_region/stop/1",
+            "a 64-bit integer",
+        ),
+        (json!({"clauses": ["x", 7]}), "/clauses/1", "a string"),
+        (
+            json!({"operation": "encode", "input": {"data_type": "int9", "shape": [1], "data": [1]}}),
+            "/input/data_type",
+            "unknown data type \"int9\"",
+        ),
+        (json!({"operation": "encode"}), "/input", "is missing"),
+        (
+            json!({"operation": "encode", "input": ["int8", [1], [1]]}),
+            "/input",
+            "must be an object",
+        ),
+    ];
+    // The first case is fine but for its members; the second holds the fault.
+    for (extra, pointer, expected) in faults {
+        let mut file = file(case(extra.clone()));
+        file["cases"][0] = case(json!({}));
+        let (found, message) = vector::parse_file(&file).unwrap_err();
+        assert_eq!(found, format!("/cases/1{pointer}"), "{extra}: {message}");
+        assert!(message.contains(expected), "{extra}: {message}");
+    }
+    assert!(vector::parse_file(&file(case(json!({})))).is_err_and(|(at, _)| at == "/cases/0"));
+}

@@ -1,9 +1,11 @@
-//! The vector format (version 1, `spec-cases/README.md`): files of cases, read by
-//! walking the JSON so that a bad file is reported with its path and JSON pointer.
+//! The vector format (version 1, `spec-cases/README.md`): files of cases, read
+//! with serde (`members`) so that a bad file is reported with its path and the
+//! JSON pointer of the fault.
 
 mod discover;
 pub mod embedded;
 pub mod export;
+mod members;
 mod read_array;
 mod written;
 
@@ -20,6 +22,7 @@ use serde_json::{Map, Value};
 
 use zarr_reshape::ErrorClass;
 
+use self::members::{CaseMembers, Coordinate, FileMembers, InputMembers, Region, member};
 use crate::arrays::{DataType, TypedArray};
 
 /// The vector format version this crate reads.
@@ -196,23 +199,21 @@ type Fault = (String, String);
 /// # Errors
 /// The JSON pointer and the message of the first fault.
 pub fn parse_file(file: &Value) -> Result<Vec<Case>, Fault> {
-    let object = file
-        .as_object()
-        .ok_or(fault("", "a vector file is a JSON object"))?;
-    match object.get("format").and_then(Value::as_u64) {
-        Some(FORMAT) => {}
-        _ => {
-            return Err(fault(
-                "/format",
-                "must be 1 (this reader knows format 1 only)",
-            ));
-        }
+    // serde would also read a struct from a list, by position: not a vector file.
+    if !file.is_object() {
+        return Err(fault("", "a vector file is a JSON object"));
     }
-    let cases = object
-        .get("cases")
+    let members: FileMembers = members::read(file, "")?;
+    if members.format.0 != FORMAT {
+        return Err(fault(
+            "/format",
+            "must be 1 (this reader knows format 1 only)",
+        ));
+    }
+    file.get("cases")
         .and_then(Value::as_array)
-        .ok_or(fault("/cases", "must be a list of cases"))?;
-    cases
+        .map(Vec::as_slice)
+        .unwrap_or_default()
         .iter()
         .enumerate()
         .map(|(i, case)| {
@@ -233,50 +234,46 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
     let case = json
         .as_object()
         .ok_or(fault("", "a case is a JSON object"))?;
-    let text = |name: &str| -> Result<String, Fault> {
-        case.get(name)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or(fault(&format!("/{name}"), "must be a string"))
-    };
-    let strings = |name: &str| -> Result<Vec<String>, Fault> {
-        match case.get(name) {
-            None => Ok(Vec::new()),
-            Some(value) => value
-                .as_array()
-                .and_then(|items| {
-                    items
-                        .iter()
-                        .map(|s| s.as_str().map(str::to_string))
-                        .collect()
-                })
-                .ok_or(fault(&format!("/{name}"), "must be a list of strings")),
-        }
-    };
+    let members: CaseMembers = members::read(json, "")?;
     let codec = match (case.get("configuration"), case.get("codec")) {
         (Some(configuration), None) => CodecJson::Configuration(configuration.clone()),
         (None, Some(codec)) => CodecJson::Codec(codec.clone()),
         _ => return Err(fault("", "needs exactly one of configuration and codec")),
     };
-    let decoded_shape = u64_list(case.get("decoded_shape"), "/decoded_shape")?;
-    let operation = match text("operation")?.as_str() {
+    let CaseMembers {
+        id,
+        description,
+        clauses,
+        interpretations,
+        level,
+        operation,
+        decoded_shape,
+    } = members;
+    let operation = match operation.as_str() {
         "resolve" => Operation::Resolve,
-        "encode" => Operation::Encode(array(case.get("input"))?),
-        "decode" => Operation::Decode(array(case.get("input"))?),
-        "map-index" => {
-            Operation::MapIndex(coordinates(case.get("decoded_index"), "/decoded_index")?)
-        }
+        "encode" => Operation::Encode(array(case)?),
+        "decode" => Operation::Decode(array(case)?),
+        "map-index" => Operation::MapIndex(members::coordinates(member(
+            case,
+            "decoded_index",
+            "map-index needs the decoded coordinates",
+            false,
+        )?)),
         "map-region" => {
-            let region = case.get("decoded_region");
+            let region: Region<Coordinate> = member(
+                case,
+                "decoded_region",
+                "map-region needs the decoded box",
+                true,
+            )?;
             Operation::MapRegion {
-                start: coordinates(region.and_then(|r| r.get("start")), "/decoded_region/start")?,
-                stop: coordinates(region.and_then(|r| r.get("stop")), "/decoded_region/stop")?,
+                start: members::coordinates(region.start),
+                stop: members::coordinates(region.stop),
             }
         }
         "read-array" => read_array::operation(case)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
-    let level = text("level")?;
     if !LEVELS.contains(&level.as_str()) {
         return Err(fault(
             "/level",
@@ -295,49 +292,28 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         ));
     }
     Ok(Case {
-        id: text("id")?,
-        description: text("description")?,
-        clauses: strings("clauses")?,
-        interpretations: strings("interpretations")?,
+        id,
+        description,
+        clauses,
+        interpretations,
         level,
         operation,
         codec,
-        decoded_shape,
+        decoded_shape: members::extents(decoded_shape),
         expect,
         json: json.clone(),
     })
 }
 
-fn u64_list(value: Option<&Value>, pointer: &str) -> Result<Vec<u64>, Fault> {
-    value
-        .and_then(Value::as_array)
-        .and_then(|items| items.iter().map(Value::as_u64).collect())
-        .ok_or(fault(
-            pointer,
-            "must be a list of integers from 0 to 2^64-1",
-        ))
-}
-
-fn coordinates(value: Option<&Value>, pointer: &str) -> Result<Vec<i128>, Fault> {
-    let coordinate = |v: &Value| v.as_u64().map(i128::from).or(v.as_i64().map(i128::from));
-    value
-        .and_then(Value::as_array)
-        .and_then(|items| items.iter().map(coordinate).collect())
-        .ok_or(fault(pointer, "must be a list of 64-bit integers"))
-}
-
-fn array(input: Option<&Value>) -> Result<TypedArray, Fault> {
-    let input = input.ok_or(fault("/input", "encode and decode need an input array"))?;
-    let data_type = input
-        .get("data_type")
-        .and_then(Value::as_str)
-        .and_then(DataType::from_name)
-        .ok_or(fault("/input/data_type", "must name a Zarr core data type"))?;
-    let shape = u64_list(input.get("shape"), "/input/shape")?;
-    let data = input
-        .get("data")
+/// The `input` array of `encode` and `decode`, its data read against its shape.
+fn array(case: &Map<String, Value>) -> Result<TypedArray, Fault> {
+    let input: InputMembers = member(case, "input", "encode and decode need an input array", true)?;
+    let data = case
+        .get("input")
+        .and_then(|input| input.get("data"))
         .ok_or(fault("/input/data", "is missing"))?;
-    TypedArray::from_json(data_type, &shape, data).map_err(|message| fault("/input/data", &message))
+    TypedArray::from_json(input.data_type.0, &members::extents(input.shape), data)
+        .map_err(|message| fault("/input/data", &message))
 }
 
 // The harness reads the same three forms (`harness/src/judge.rs`) into its own

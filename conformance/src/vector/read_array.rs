@@ -7,35 +7,25 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::{Case, Fault, Operation, fault, u64_list};
-use crate::arrays::DataType;
+use super::members::{ArrayMembers, Extent, Region, extents, member};
+use super::{Case, Fault, Operation, fault};
 
 /// Reads `array` (`{"path", "data_type"}`) and the optional `decoded_region`.
 pub(super) fn operation(case: &Map<String, Value>) -> Result<Operation, Fault> {
-    let array = case
-        .get("array")
-        .and_then(Value::as_object)
-        .ok_or(fault("/array", "read-array needs an array object"))?;
-    let path = array
-        .get("path")
-        .and_then(Value::as_str)
-        .filter(|path| !path.is_empty())
-        .ok_or(fault("/array/path", "must be a non-empty string"))?;
-    let data_type = array
-        .get("data_type")
-        .and_then(Value::as_str)
-        .and_then(DataType::from_name)
-        .ok_or(fault("/array/data_type", "must name a Zarr core data type"))?;
+    let array: ArrayMembers = member(case, "array", "read-array needs an array object", true)?;
+    if array.path.is_empty() {
+        return Err(fault("/array/path", "must be a non-empty string"));
+    }
     let region = match case.get("decoded_region") {
         None => None,
-        Some(region) => Some((
-            u64_list(region.get("start"), "/decoded_region/start")?,
-            u64_list(region.get("stop"), "/decoded_region/stop")?,
-        )),
+        Some(_) => {
+            let region: Region<Extent> = member(case, "decoded_region", "the box read", true)?;
+            Some((extents(region.start), extents(region.stop)))
+        }
     };
     Ok(Operation::ReadArray {
-        path: PathBuf::from(path),
-        data_type,
+        path: PathBuf::from(array.path),
+        data_type: array.data_type.0,
         region,
     })
 }
