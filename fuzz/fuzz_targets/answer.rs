@@ -8,8 +8,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use zarr_reshape_conformance::answer::Answer;
-use zarr_reshape_conformance::judge::{ClassCheck, judge};
+use zarr_reshape_conformance::Answer;
+use zarr_reshape_conformance::{ClassCheck, judge};
 use zarr_reshape_conformance::{reference, vector};
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use zarr_reshape_conformance::answer::Answer;
+use zarr_reshape_conformance::Answer;
 use zarr_reshape_conformance::serve;
 
 fuzz_target!(|data: &[u8]| {
