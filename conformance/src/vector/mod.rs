@@ -234,22 +234,13 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
     let case = json
         .as_object()
         .ok_or(fault("", "a case is a JSON object"))?;
-    let members: CaseMembers = members::read(json, "")?;
+    let typed: CaseMembers = members::read(json, "")?;
     let codec = match (case.get("configuration"), case.get("codec")) {
         (Some(configuration), None) => CodecJson::Configuration(configuration.clone()),
         (None, Some(codec)) => CodecJson::Codec(codec.clone()),
         _ => return Err(fault("", "needs exactly one of configuration and codec")),
     };
-    let CaseMembers {
-        id,
-        description,
-        clauses,
-        interpretations,
-        level,
-        operation,
-        decoded_shape,
-    } = members;
-    let operation = match operation.as_str() {
+    let operation = match typed.operation.as_str() {
         "resolve" => Operation::Resolve,
         "encode" => Operation::Encode(array(case)?),
         "decode" => Operation::Decode(array(case)?),
@@ -274,6 +265,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         "read-array" => read_array::operation(case)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
+    let level = typed.level;
     if !LEVELS.contains(&level.as_str()) {
         return Err(fault(
             "/level",
@@ -292,14 +284,14 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         ));
     }
     Ok(Case {
-        id,
-        description,
-        clauses,
-        interpretations,
+        id: typed.id,
+        description: typed.description,
+        clauses: typed.clauses,
+        interpretations: typed.interpretations,
         level,
         operation,
         codec,
-        decoded_shape: members::extents(decoded_shape),
+        decoded_shape: members::extents(typed.decoded_shape),
         expect,
         json: json.clone(),
     })
