@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use zarr_reshape_conformance::registry::Registry;
+use zarr_reshape_conformance::Registry;
 use zarr_reshape_conformance::report::record::{Footer, Millis, RunLog};
 use zarr_reshape_conformance::report::{badge, html, read};
 

@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::run::PROTOCOL_VERSION;
+use crate::wire::PROTOCOL_VERSION;
 use record::{CaseLine, RunLog};
 pub use tally::{Status, Tally, breaks_run};
 

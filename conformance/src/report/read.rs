@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::run::ALL_OPERATIONS;
+use crate::wire::ALL_OPERATIONS;
 
 use super::breaks_run;
 use super::record::{CaseLine, FORMAT, Footer, Header, LEVELS, RunLog};

@@ -15,7 +15,6 @@ use crate::vector::Case;
 
 pub use expectations::{Expectations, KnownFailure, ListedOutcome, listed_as};
 // The report names the protocol version (one path: the crate root re-exports it).
-pub(crate) use crate::wire::PROTOCOL_VERSION;
 pub use implementation::{Implementation, ImplementationInfo};
 pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference};
 
