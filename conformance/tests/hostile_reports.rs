@@ -207,10 +207,13 @@ fn an_unknown_error_class_is_a_load_error_at_its_pointer() {
 }
 
 #[test]
-fn any_of_is_refused_outside_interpretation_cases() {
+fn any_of_above_interpretation_needs_the_readings_it_lists() {
     let mut case = case_json("x/any", "must");
     case["expect"] = json!({"any_of": [{"error": "overflow"}, {"encoded_shape": [6, 4]}]});
     assert_eq!(load_fault(&case).0, "/cases/0/expect/any_of");
+    case["interpretations"] = json!(["I-7"]);
+    vector::parse_file(&json!({"format": 1, "cases": [case.clone()]})).unwrap();
+    case["interpretations"] = json!([]);
     case["level"] = json!("interpretation");
     vector::parse_file(&json!({"format": 1, "cases": [case]})).unwrap();
 }

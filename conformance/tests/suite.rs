@@ -81,10 +81,12 @@ fn the_schema_rejects_what_it_should() {
     };
     assert!(validator.is_valid(&case(serde_json::json!({"encoded_shape": [2]}), "must")));
     assert!(!validator.is_valid(&case(serde_json::json!({"error": "no-such-class"}), "must")));
-    assert!(!validator.is_valid(&case(
-        serde_json::json!({"any_of": [{"encoded_shape": [2]}]}),
-        "must"
-    )));
+    let any_of = serde_json::json!({"any_of": [{"encoded_shape": [2]}]});
+    assert!(!validator.is_valid(&case(any_of.clone(), "must")));
+    assert!(validator.is_valid(&case(any_of.clone(), "interpretation")));
+    let mut named = case(any_of, "must");
+    named["cases"][0]["interpretations"] = serde_json::json!(["I-7"]);
+    assert!(validator.is_valid(&named));
 }
 
 #[test]

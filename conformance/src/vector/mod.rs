@@ -276,11 +276,17 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         ));
     }
     let expect = expectation(case.get("expect"), "/expect")?;
-    if level != "interpretation" && matches!(expect, Expectation::AnyOf(_)) {
-        // any_of widens what passes: only a reading of ours may be that lenient.
+    if level != "interpretation"
+        && matches!(expect, Expectation::AnyOf(_))
+        && typed.interpretations.is_empty()
+    {
+        // any_of widens what passes: above interpretation it must name the readings
+        // whose answers it lists, so that a reader can check none is missing or extra.
         return Err(fault(
             "/expect/any_of",
-            &format!("only a case of level interpretation may give any_of, not {level}"),
+            &format!(
+                "a case of level {level} may give any_of only with the interpretations whose answers it lists"
+            ),
         ));
     }
     Ok(Case {
