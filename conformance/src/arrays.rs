@@ -92,14 +92,20 @@ impl TypedArray {
                 dims,
                 count,
                 data,
-                |v| float::<f32>(v).map(f32::to_bits),
+                |v| {
+                    float_bits(v, 8, u32::from_str_radix)
+                        .or_else(|| float::<f32>(v).map(f32::to_bits))
+                },
                 name,
             )?),
             DataType::Float64 => Self::Float64(typed(
                 dims,
                 count,
                 data,
-                |v| float::<f64>(v).map(f64::to_bits),
+                |v| {
+                    float_bits(v, 16, u64::from_str_radix)
+                        .or_else(|| float::<f64>(v).map(f64::to_bits))
+                },
                 name,
             )?),
         })
@@ -162,8 +168,22 @@ impl TypedArray {
             Self::UInt16(a) => nest(a, Value::from),
             Self::UInt32(a) => nest(a, Value::from),
             Self::UInt64(a) => nest(a, Value::from),
-            Self::Float32(a) => nest(a, |bits| float_json(f32::from_bits(bits).to_string())),
-            Self::Float64(a) => nest(a, |bits| float_json(f64::from_bits(bits).to_string())),
+            Self::Float32(a) => nest(a, |bits| {
+                let value = f32::from_bits(bits);
+                if value.is_nan() && bits != f32::NAN.to_bits() {
+                    Value::from(format!("0x{bits:08x}"))
+                } else {
+                    float_json(value.to_string())
+                }
+            }),
+            Self::Float64(a) => nest(a, |bits| {
+                let value = f64::from_bits(bits);
+                if value.is_nan() && bits != f64::NAN.to_bits() {
+                    Value::from(format!("0x{bits:016x}"))
+                } else {
+                    float_json(value.to_string())
+                }
+            }),
         }
     }
 }
@@ -318,6 +338,20 @@ fn float<T: std::str::FromStr>(value: &Value) -> Option<T> {
         },
         _ => None,
     }
+}
+
+/// A float element given as its IEEE 754 bits, `"0x"` and exactly `digits` hex
+/// digits (the form Zarr v3 uses for float fill values): the one spelling that
+/// keeps a NaN's sign and payload.
+fn float_bits<T>(
+    value: &Value,
+    digits: usize,
+    from_hex: fn(&str, u32) -> Result<T, std::num::ParseIntError>,
+) -> Option<T> {
+    let hex = value.as_str()?.strip_prefix("0x")?;
+    (hex.len() == digits && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| from_hex(hex, 16).ok())
+        .flatten()
 }
 
 /// The text of one JSON number, without a heap allocation: a float prints in

@@ -127,10 +127,26 @@ fn push_scalar(element: Element, data: &Raw, out: &mut Vec<u8>) -> Result<(), St
         Element::Uint16 => out.extend(parse::<u16>(data)?.to_ne_bytes()),
         Element::Uint32 => out.extend(parse::<u32>(data)?.to_ne_bytes()),
         Element::Uint64 => out.extend(parse::<u64>(data)?.to_ne_bytes()),
-        Element::Float32 => out.extend(float::<f32>(data)?.to_ne_bytes()),
-        Element::Float64 => out.extend(float::<f64>(data)?.to_ne_bytes()),
+        Element::Float32 => match hex_bits(data, 8).and_then(|bits| u32::try_from(bits).ok()) {
+            Some(bits) => out.extend(bits.to_ne_bytes()),
+            None => out.extend(float::<f32>(data)?.to_ne_bytes()),
+        },
+        Element::Float64 => match hex_bits(data, 16) {
+            Some(bits) => out.extend(bits.to_ne_bytes()),
+            None => out.extend(float::<f64>(data)?.to_ne_bytes()),
+        },
     }
     Ok(())
+}
+
+/// A float element written as its IEEE 754 bits, `"0x"` and `digits` hex digits
+/// (spec-cases/README.md): the one spelling that keeps a NaN's sign and payload.
+fn hex_bits(data: &Raw, digits: usize) -> Option<u64> {
+    let Raw::String(text) = data else { return None };
+    let hex = text.strip_prefix("0x")?;
+    (hex.len() == digits)
+        .then(|| u64::from_str_radix(hex, 16).ok())
+        .flatten()
 }
 
 /// The protocol's output `{"shape", "data"}` for zarrs' bytes in `shape`. When the
@@ -182,11 +198,21 @@ fn scalar(element: Element, chunk: &[u8]) -> Value {
         Element::Uint16 => u16::from_ne_bytes(bytes(chunk)).into(),
         Element::Uint32 => u32::from_ne_bytes(bytes(chunk)).into(),
         Element::Uint64 => u64::from_ne_bytes(bytes(chunk)).into(),
+        // A NaN other than the canonical one is answered as its bits.
         Element::Float32 => {
             let x = f32::from_ne_bytes(bytes(chunk));
+            if x.is_nan() && x.to_bits() != f32::NAN.to_bits() {
+                return Value::from(format!("0x{:08x}", x.to_bits()));
+            }
             float(f64::from(x), x.is_finite().then(|| format!("{x:?}")))
         }
-        Element::Float64 => float(f64::from_ne_bytes(bytes(chunk)), None),
+        Element::Float64 => {
+            let x = f64::from_ne_bytes(bytes(chunk));
+            if x.is_nan() && x.to_bits() != f64::NAN.to_bits() {
+                return Value::from(format!("0x{:016x}", x.to_bits()));
+            }
+            float(x, None)
+        }
     }
 }
 
