@@ -20,8 +20,19 @@ const DATA_TYPES = {
   uint16: integerType(Uint16Array, 0n, 2n ** 16n - 1n),
   uint32: integerType(Uint32Array, 0n, 2n ** 32n - 1n),
   uint64: integerType(BigUint64Array, 0n, 2n ** 64n - 1n),
-  float32: { TypedArray: Float32Array, kind: "float" },
-  float64: { TypedArray: Float64Array, kind: "float" },
+  // Floats are held as their bits: a NaN's sign and payload survive no JS Number.
+  float32: { TypedArray: Uint32Array, kind: "float", digits: 8, setFloat: "setFloat32", getFloat: "getFloat32" },
+  float64: { TypedArray: BigUint64Array, kind: "float", digits: 16, setFloat: "setFloat64", getFloat: "getFloat64" },
+};
+const BITS = new DataView(new ArrayBuffer(8));
+const bitsOf = (type, number) => {
+  BITS[type.setFloat](0, number);
+  return type.digits === 8 ? BITS.getUint32(0) : BITS.getBigUint64(0);
+};
+const floatOf = (type, bits) => {
+  if (type.digits === 8) BITS.setUint32(0, bits);
+  else BITS.setBigUint64(0, bits);
+  return BITS[type.getFloat](0);
 };
 const FLOAT_WORDS = { NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
 
@@ -39,8 +50,12 @@ function storeElement(type, value) {
     return value ? 1 : 0;
   }
   if (type.kind === "float") {
-    if (isInteger(value) || isNonIntegralNumber(value)) return toDouble(value);
-    if (Object.hasOwn(FLOAT_WORDS, value)) return FLOAT_WORDS[value];
+    if (isInteger(value) || isNonIntegralNumber(value)) return bitsOf(type, toDouble(value));
+    if (Object.hasOwn(FLOAT_WORDS, value)) return bitsOf(type, FLOAT_WORDS[value]);
+    // "0x" and the IEEE 754 bits in hex (spec-cases/README.md, Arrays).
+    if (typeof value === "string" && new RegExp(`^0x[0-9a-fA-F]{${type.digits}}$`).test(value)) {
+      return type.digits === 8 ? Number.parseInt(value.slice(2), 16) : BigInt(value);
+    }
     throw new BadInput(`float element ${String(value)}`);
   }
   if (!isInteger(value) || value < type.min || value > type.max) {
@@ -51,7 +66,13 @@ function storeElement(type, value) {
 
 function loadElement(type, stored) {
   if (type.kind === "bool") return stored === 1;
-  if (type.kind === "float") return floatToJson(stored);
+  if (type.kind === "float") {
+    const value = floatOf(type, stored);
+    if (Number.isNaN(value) && stored !== bitsOf(type, NaN)) {
+      return `0x${stored.toString(16).padStart(type.digits, "0")}`;
+    }
+    return floatToJson(value);
+  }
   return BigInt(stored);
 }
 

@@ -4,10 +4,12 @@
 // - exact run (lossless-json): every case passes, but read-array, which is skipped;
 //   the runner alone fails only on MUST cases, this holds every level to it.
 // - plain run (JSON.parse): it must fail, and only on vectors that hold an integer
-//   beyond 2^53, so the reader is the one thing that differs.
+//   beyond 2^53 or a float element -0.0 (BigInt of every integral double makes it
+//   0n), so the reader is the one thing that differs.
 // Prints the figures, exits 1 when a check fails.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { isLosslessNumber } from "lossless-json";
 import { readExact } from "./exact-json.mjs";
 
 const LIMIT = 2n ** 53n; // beyond this, doubles skip integers: 2^53 + 1 reads as 2^53
@@ -18,6 +20,14 @@ function* integersOf(value) {
   else if (value !== null && typeof value === "object") {
     for (const item of Object.values(value)) yield* integersOf(item);
   }
+}
+
+/** Whether a vector holds the number -0.0, which JSON.parse cannot tell from the integer -0. */
+function holdsNegativeZero(value) {
+  if (isLosslessNumber(value)) return Object.is(Number(value.toString()), -0);
+  if (Array.isArray(value)) return value.some(holdsNegativeZero);
+  if (value !== null && typeof value === "object") return Object.values(value).some(holdsNegativeZero);
+  return false;
 }
 
 /** Every case of the suite's vector files (the arrays/ fixtures are not vector files). */
@@ -44,7 +54,7 @@ const inexactIds = new Set(); // a request integer that no double holds
 for (const testCase of casesOf(suite)) {
   const { expect, ...request } = testCase;
   const all = [...integersOf(request), ...integersOf(expect)];
-  if (all.some((n) => n > LIMIT || n < -LIMIT)) bigIds.add(testCase.id);
+  if (all.some((n) => n > LIMIT || n < -LIMIT) || holdsNegativeZero(testCase)) bigIds.add(testCase.id);
   if ([...integersOf(request)].some((n) => BigInt(Number(n)) !== n)) inexactIds.add(testCase.id);
 }
 
@@ -56,12 +66,12 @@ const bigPassed = exact.filter((c) => bigIds.has(c.id) && c.outcome === "pass").
 const plain = readReport(plainPath);
 const lost = plain.filter((c) => c.outcome === "fail" || c.outcome === "error");
 for (const c of lost.filter((c) => !bigIds.has(c.id))) {
-  problems.push(`plain run: ${c.id} ended ${c.outcome} without an integer beyond 2^53`);
+  problems.push(`plain run: ${c.id} ended ${c.outcome} without an integer beyond 2^53 or a -0.0`);
 }
 const lostMust = lost.filter((c) => c.level === "must").length;
 if (lostMust === 0) problems.push("plain run: no MUST case failed, so the vectors no longer catch JSON.parse");
 
-console.log(`vectors with an integer beyond 2^53: ${bigIds.size} (a request integer no double holds: ${inexactIds.size})`);
+console.log(`vectors with an integer beyond 2^53 or a -0.0: ${bigIds.size} (a request integer no double holds: ${inexactIds.size})`);
 console.log(`exact reader (lossless-json): ${bigPassed} of ${bigIds.size} pass; ${exact.length} cases, ${unexpected.length} not passing outside read-array`);
 console.log(`JSON.parse: ${lost.length} of them fail (${lostMust} MUST): ${lost.map((c) => c.id).join(", ")}`);
 for (const problem of problems) console.error(`FAIL ${problem}`);
