@@ -113,8 +113,12 @@ impl DataType {
             Self::UInt16 => integer(|v| u16::try_from(v).is_ok()),
             Self::UInt32 => integer(|v| u32::try_from(v).is_ok()),
             Self::UInt64 => integer(|v| u64::try_from(v).is_ok()),
-            Self::Float32 => float::<f32>(value).map(|v| Element::Float(u64::from(v.to_bits()))),
-            Self::Float64 => float::<f64>(value).map(|v| Element::Float(v.to_bits())),
+            Self::Float32 => float_bits(value, 8)
+                .or_else(|| float::<f32>(value).map(|v| u64::from(v.to_bits())))
+                .map(Element::Float),
+            Self::Float64 => float_bits(value, 16)
+                .or_else(|| float::<f64>(value).map(f64::to_bits))
+                .map(Element::Float),
         }
     }
 }
@@ -186,6 +190,18 @@ fn read_leaves(
     items
         .iter()
         .try_for_each(|item| read_leaves(data_type, item, inner, elements))
+}
+
+/// A float element written as its IEEE 754 bits, `"0x"` and exactly `digits` hex
+/// digits (spec-cases/README.md): the one spelling that keeps a NaN's payload.
+fn float_bits(value: &Json, digits: usize) -> Option<u64> {
+    let Json::String(text) = value else {
+        return None;
+    };
+    let hex = text.strip_prefix("0x")?;
+    (hex.len() == digits && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(hex, 16).ok())
+        .flatten()
 }
 
 /// A float element: a JSON number read from its text, rounded once, or "NaN",
