@@ -152,7 +152,10 @@ fn arrays_compare_typed_floats_bit_for_bit() {
     let canonical = f64s(r#"["NaN", 0, 0]"#);
     assert_eq!(f64s(r#"["0x7ff8000000000000", 0, 0]"#), canonical);
     assert_ne!(f64s(r#"["0x7ff8000000000001", 0, 0]"#), canonical);
-    assert!(f64s(r#"["0x7ff800000000001", 0, 0]"#).is_none(), "15 hex digits");
+    assert!(
+        f64s(r#"["0x7ff800000000001", 0, 0]"#).is_none(),
+        "15 hex digits"
+    );
     assert_eq!(
         array(DataType::Float32, "[1]", "[0.1]"),
         array(DataType::Float32, "[1]", "[0.10000000149011612]")
