@@ -35,6 +35,7 @@
 #![forbid(unsafe_code)]
 
 mod algorithm;
+mod audit;
 mod clause;
 mod codec;
 mod configuration;
@@ -53,6 +54,7 @@ mod shape;
 mod strided;
 mod trace;
 
+pub use audit::{broken_codec_rules_json_str, broken_rules_json_str};
 pub use clause::{Clause, Level};
 pub use codec::{ChunkRepresentation, ReshapeCodec};
 pub use configuration::{ReshapeConfiguration, ShapeElement};

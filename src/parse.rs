@@ -18,9 +18,9 @@ use crate::shape::{shape_auto_once, shape_size};
 use crate::trace::{Trace, Verdict};
 
 /// The configuration members the codec defines (reading I-5: nothing else).
-const CONFIGURATION_MEMBERS: &[&str] = &["shape"];
+pub(crate) const CONFIGURATION_MEMBERS: &[&str] = &["shape"];
 /// The codec object members of Zarr v3.1's extension definition.
-const CODEC_MEMBERS: &[&str] = &["name", "configuration", "must_understand"];
+pub(crate) const CODEC_MEMBERS: &[&str] = &["name", "configuration", "must_understand"];
 
 impl ReshapeConfiguration {
     /// Builds a configuration from elements, checking what needs no decoded shape.
@@ -215,7 +215,7 @@ fn checked(shape: Vec<ShapeElement>, trace: &mut Trace) -> Result<ReshapeConfigu
 ///
 /// zarr-extensions codecs/reshape, "Codec name": "The value of the name member in the codec
 /// object MUST be reshape."
-fn codec_name(codec: &Members<'_>, trace: &mut Trace) -> Result<()> {
+pub(crate) fn codec_name(codec: &Members<'_>, trace: &mut Trace) -> Result<()> {
     let Some(name) = codec.get("name") else {
         return Err(ReshapeError::MissingName);
     };
@@ -232,7 +232,7 @@ fn codec_name(codec: &Members<'_>, trace: &mut Trace) -> Result<()> {
 }
 
 /// configuration.members (I-5): no member beyond those `known` in the `container`.
-fn configuration_members(
+pub(crate) fn configuration_members(
     object: &Members<'_>,
     known: &[&str],
     container: &'static str,
@@ -250,7 +250,7 @@ fn configuration_members(
 ///
 /// zarr-extensions codecs/reshape, "Configuration parameters": "Each element shape[i] must
 /// be one of:"
-fn shape_element(value: Json<'_>, element: usize) -> Result<ShapeElement> {
+pub(crate) fn shape_element(value: Json<'_>, element: usize) -> Result<ShapeElement> {
     let at = Position::element(element);
     match value.open()? {
         Node::Number(text) => match integer_literal(&text) {
@@ -317,7 +317,7 @@ fn input_dim(value: Json<'_>, at: Position) -> Result<u64> {
 }
 
 /// limits.rank (I-10): at most `MAX_SHAPE_LEN` elements in `shape`.
-fn check_shape_len(len: usize) -> Result<()> {
+pub(crate) fn check_shape_len(len: usize) -> Result<()> {
     if len > limits::MAX_SHAPE_LEN {
         return Err(ReshapeError::ConfigurationTooLarge {
             what: "len(shape)".into(),
