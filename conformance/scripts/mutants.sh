@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Mutation testing of the library (src/), judged by the vectors (issue 14, part 2).
+# Results and the surviving mutants, each with why: conformance/reports/mutants.md.
+#
+#   mutants.sh full   every mutant of src/, each judged by every vector
+#                     (.cargo/mutants.toml: tests/resolve_vectors.rs and the
+#                     conformance crate's `vectors` test). Hours on 2 cores.
+#   mutants.sh rules  the rule modules (shape, input_dims, resolve, configuration,
+#                     parse, product, limits), judged by the resolve vectors only
+#                     (conformance/scripts/mutants-fast.toml): what decides whether a
+#                     configuration resolves. About 15 s a mutant.
+#   mutants.sh fast   the CI subset: the rule functions of src/shape.rs (13 mutants),
+#                     under ~3 minutes once cargo-mutants and the dependencies are built.
+#
+# Exit 1 when a mutant is missed or times out, or when the run cannot finish.
+# MUTANTS_OUT sets the output folder (default target/mutants); MUTANTS_TIMEOUT the
+# limit of the whole run in seconds (default none for full, 1800 rules, 600 fast).
+# Extra arguments go to cargo mutants (e.g. `--file src/mapping.rs`).
+#
+# cargo-mutants is installed from crates.io when missing
+# (`cargo install --locked cargo-mutants`): 18m42s wall time here (5m of CPU) on a
+# shared 2-core machine, so a CI job should cache ~/.cargo/bin or use a prebuilt
+# binary (cargo-binstall, or Debian/Ubuntu's `cargo-mutants` package).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+mode=${1:-fast}
+shift || true
+out=${MUTANTS_OUT:-target/mutants}
+
+if ! cargo mutants --version >/dev/null 2>&1; then
+    echo "cargo-mutants is missing; installing it from crates.io (slow: see the header)"
+    cargo install --locked cargo-mutants
+fi
+cargo mutants --version
+
+# One job: mutants rebuild the library and its tests; the machine's cores are the
+# compiler's. The baseline (unmutated tree) runs first, so a failing tree is seen.
+common=(--jobs 1 --output "$out")
+case "$mode" in
+full)
+    limit=${MUTANTS_TIMEOUT:-0}
+    args=("${common[@]}" "$@")
+    ;;
+rules)
+    limit=${MUTANTS_TIMEOUT:-1800}
+    args=("${common[@]}" --config conformance/scripts/mutants-fast.toml
+        --file src/shape.rs --file src/input_dims.rs --file src/resolve.rs
+        --file src/configuration.rs --file src/parse.rs --file src/product.rs
+        --file src/limits.rs "$@")
+    ;;
+fast)
+    limit=${MUTANTS_TIMEOUT:-600}
+    args=("${common[@]}" --config conformance/scripts/mutants-fast.toml
+        --file src/shape.rs "$@")
+    ;;
+*)
+    echo "usage: $0 [full|rules|fast] [cargo mutants arguments]" >&2
+    exit 2
+    ;;
+esac
+
+echo "cargo mutants ${args[*]}"
+start=$(date +%s)
+status=0
+if [ "$limit" -gt 0 ]; then
+    timeout "$limit" cargo mutants "${args[@]}" || status=$?
+else
+    cargo mutants "${args[@]}" || status=$?
+fi
+echo "wall time: $(( $(date +%s) - start )) s"
+for outcome in caught missed timeout unviable; do
+    file="$out/mutants.out/$outcome.txt"
+    [ -f "$file" ] && echo "$outcome: $(wc -l <"$file")"
+done
+# cargo mutants exits 0 when every mutant is caught or unviable, 2 when one is
+# missed, 3 on a timeout; timeout(1) gives 124.
+exit "$status"
