@@ -34,6 +34,11 @@ if ! cargo mutants --version >/dev/null 2>&1; then
 fi
 cargo mutants --version
 
+# cargo-mutants builds each mutant in a copy of the tree; sharing this tree's
+# target folder keeps the dependencies built once (only the workspace's crates
+# are rebuilt per mutant).
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
+
 # One job: mutants rebuild the library and its tests; the machine's cores are the
 # compiler's. The baseline (unmutated tree) runs first, so a failing tree is seen.
 common=(--jobs 1 --output "$out")
