@@ -66,7 +66,7 @@ pub(crate) use map_typed;
 impl TypedArray {
     /// Reads `data` (nested lists of `shape`) as elements of `data_type`.
     ///
-    /// The shape is checked first ([`check_shape`]), then the nesting and every
+    /// The shape is checked first (`check_shape`), then the nesting and every
     /// list's length against it, and only then is room made for the elements: a
     /// large declared shape with short data reserves nothing. No allocation is made
     /// per element; the place of a wrong element is spelled out only when one is found.

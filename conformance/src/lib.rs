@@ -12,7 +12,7 @@
 //!   ([`AdapterProcess`], [`AdapterOptions`]).
 //! - One module per area, each with a small face of its own: [`vector`] (reading,
 //!   finding, embedding and exporting vector files), [`run`] (a conformance run,
-//!   expectations files), [`reference`] (the embedded reference, one case at a
+//!   expectations files), [`mod@reference`] (the embedded reference, one case at a
 //!   time), [`serve`] (the reference over the adapter protocol), [`coverage`] and
 //!   [`matrix`] (the suite's own checks and generated tables), [`zarr`] and
 //!   [`fixtures`] (Zarr arrays), [`differential`] (`zarr-reshape fuzz`),

@@ -1,12 +1,12 @@
 //! Differential testing: generated cases put to an implementation and to the
 //! reference, disagreements shrunk and handed back as vectors (`zarr-reshape fuzz`).
 //!
-//! Each case is drafted by the proptest strategies of [`generate`], written out as a
-//! vector case ([`render`]), given the reference's answer as its expectation
-//! ([`expect`]) and parsed back by the vector loader, so it is a valid vector by
+//! Each case is drafted by the proptest strategies of `generate`, written out as a
+//! vector case (`render`), given the reference's answer as its expectation
+//! (`expect`) and parsed back by the vector loader, so it is a valid vector by
 //! construction. The implementation's answer is judged as `run` judges it
 //! ([`crate::judge::judge`]). A disagreement (`fail` or `error`) is shrunk by
-//! proptest, then by [`shrink`] (parts that must shrink together), towards the
+//! proptest, then by `shrink` (parts that must shrink together), towards the
 //! smallest case that still disagrees **the same way** (same operation, clause,
 //! level, expected result and kind of answer), and printed as a vector
 //! file; the search then goes on, skipping disagreements of a kind already found, so
