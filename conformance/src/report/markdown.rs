@@ -61,22 +61,13 @@ pub fn render_log(report: &RunLog) -> String {
         let levels: Vec<String> = row.levels.iter().map(|level| escape(level)).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} |",
             code(row.clause, true),
             levels.join(", "),
-            t.pass,
-            t.fail,
-            t.error,
-            t.crash,
-            t.skip,
-            t.known_failure
+            outcome_cells(t)
         );
     }
-    let _ = writeln!(
-        out,
-        "| **total** | | {} | {} | {} | {} | {} | {} |",
-        tally.pass, tally.fail, tally.error, tally.crash, tally.skip, tally.known_failure
-    );
+    let _ = writeln!(out, "| **total** | | {} |", outcome_cells(&tally));
     let levels = by_level(&report.cases);
     if !levels.is_empty() {
         let _ = writeln!(
@@ -86,17 +77,7 @@ pub fn render_log(report: &RunLog) -> String {
         let _ = writeln!(out, "|---|--:|--:|--:|--:|--:|--:|--:|");
     }
     for (level, t) in levels {
-        let _ = writeln!(
-            out,
-            "| {level} | {} | {} | {} | {} | {} | {} | {} |",
-            t.total(),
-            t.pass,
-            t.fail,
-            t.error,
-            t.crash,
-            t.skip,
-            t.known_failure
-        );
+        let _ = writeln!(out, "| {level} | {} | {} |", t.total(), outcome_cells(&t));
     }
 
     let listed: Vec<&CaseLine> = report
@@ -207,4 +188,13 @@ pub fn render_all(logs: &[RunLog]) -> String {
         out.push_str(&render_log(log));
     }
     out
+}
+
+/// The six outcome columns of the clause, total and level rows: pass, fail, error,
+/// crash, skip, known failures.
+fn outcome_cells(t: &Tally) -> String {
+    format!(
+        "{} | {} | {} | {} | {} | {}",
+        t.pass, t.fail, t.error, t.crash, t.skip, t.known_failure
+    )
 }
