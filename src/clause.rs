@@ -29,7 +29,8 @@ impl Level {
 
 macro_rules! clauses {
     ($($(#[doc = $doc:literal])* $variant:ident = $id:literal, $level:ident $(, $text:literal)?;)*) => {
-        /// A normative statement of the reshape spec, or one of our readings of it.
+        /// A normative statement of the reshape spec (or, for `core.must-understand`,
+        /// of the Zarr v3 core specification), or one of our readings of it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum Clause {
@@ -110,6 +111,11 @@ clauses! {
     /// A view rather than a copy where the layout allows.
     AlgorithmView = "algorithm.view", Should,
         "Implementations should, when possible, construct a virtual view rather than copy the array.";
+    /// A metadata field the implementation does not recognize, not set to
+    /// `"must_understand": false`, is an error (the Zarr v3 core specification,
+    /// not the reshape text: the one clause of another document).
+    CoreMustUnderstand = "core.must-understand", Must,
+        "An implementation MUST fail to open Zarr groups or arrays if any metadata fields are present which (a) the implementation does not recognize and (b) are not explicitly set to \"must_understand\": false.";
 }
 
 impl fmt::Display for Clause {

@@ -66,6 +66,13 @@ pub enum ReshapeError {
         /// The member's name.
         member: String,
     },
+    /// The codec object's `must_understand` is not a boolean (reading I-5: the
+    /// core spec writes it as `true` or `false` and states no other type).
+    #[error("must_understand must be true or false, found {found}")]
+    MustUnderstandNotBoolean {
+        /// The JSON type found.
+        found: &'static str,
+    },
     /// The configuration has no `shape`.
     #[error("the configuration has no shape member")]
     ShapeMissing,
@@ -313,7 +320,8 @@ error_table! {
     MissingName            => MalformedConfiguration, CodecName;
     WrongName              => MalformedConfiguration, CodecName;
     ConfigurationNotObject => MalformedConfiguration, ConfigurationMembers;
-    UnknownMember          => MalformedConfiguration, ConfigurationMembers;
+    UnknownMember          => MalformedConfiguration, CoreMustUnderstand;
+    MustUnderstandNotBoolean => MalformedConfiguration, ConfigurationMembers;
     ShapeMissing           => MalformedConfiguration, ConfigurationMembers;
     ShapeNotArray          => MalformedConfiguration, ConfigurationMembers;
     WrongKind              => MalformedConfiguration, ShapeElement,         at;

@@ -231,8 +231,32 @@ pub(crate) fn codec_name(codec: &Members<'_>, trace: &mut Trace) -> Result<()> {
     )
 }
 
-/// configuration.members (I-5): no member beyond those `known` in the `container`.
+/// configuration.members (I-5): the members of the `container` are those `known`
+/// (core.must-understand), and a codec object's `must_understand` is a boolean.
 pub(crate) fn configuration_members(
+    object: &Members<'_>,
+    known: &[&str],
+    container: &'static str,
+) -> Result<()> {
+    core_must_understand(object, known, container)?;
+    // Inside the configuration `must_understand` is unknown, rejected above.
+    match object.get("must_understand").map(Json::open).transpose()? {
+        None | Some(Node::Bool) => Ok(()),
+        Some(other) => Err(ReshapeError::MustUnderstandNotBoolean {
+            found: other.kind(),
+        }),
+    }
+}
+
+/// core.must-understand: a member the codec does not define is an error. The codec
+/// defines no member of its own that may be ignored, and a member holding
+/// `{"must_understand": false}` is not one the suite ignores (I-5).
+///
+/// Zarr v3 core specification, "Extension definition / must_understand": "An
+/// implementation MUST fail to open Zarr groups or arrays if any metadata fields are
+/// present which (a) the implementation does not recognize and (b) are not explicitly
+/// set to "must_understand": false."
+pub(crate) fn core_must_understand(
     object: &Members<'_>,
     known: &[&str],
     container: &'static str,

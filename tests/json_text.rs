@@ -8,10 +8,10 @@
 
 use serde_json::Value;
 use zarr_reshape::limits::{MAX_JSON_DEPTH, MAX_JSON_TEXT_LEN};
-use zarr_reshape::{ErrorClass, ReshapeConfiguration, explain_codec_json_str};
+use zarr_reshape::{ErrorClass, ReshapeConfiguration, ReshapeError, explain_codec_json_str};
 
-/// A codec object whose `must_understand` member (which the codec reads no
-/// further) holds `inner`, so only the checks on the text as a whole can reject it.
+/// A codec object whose `must_understand` member holds `inner`: the checks on the
+/// text as a whole come first, then `inner` is refused only for not being a boolean.
 fn codec_with(inner: &str) -> String {
     format!(
         r#"{{"name": "reshape", "configuration": {{"shape": [-1]}}, "must_understand": {inner}}}"#
@@ -33,8 +33,9 @@ fn limits_json_depth_is_serde_json_recursion_limit_and_says_where() {
     let (mut accepted, mut refused) = (0, 0);
     for depth in MAX_JSON_DEPTH.saturating_sub(4)..MAX_JSON_DEPTH.saturating_add(4) {
         let text = codec_with(&nested(depth));
+        // Past the depth check, a must_understand that is not a boolean is refused.
         match ReshapeConfiguration::from_codec_json_str(&text) {
-            Ok(_) => {
+            Ok(_) | Err(ReshapeError::MustUnderstandNotBoolean { .. }) => {
                 assert!(
                     serde_json_accepts(&text),
                     "depth {depth}: serde_json refuses it"
@@ -64,7 +65,12 @@ fn limits_json_depth_counts_no_bracket_inside_a_string() {
     );
     let text = codec_with(&inner);
     assert!(serde_json_accepts(&text));
-    ReshapeConfiguration::from_codec_json_str(&text).unwrap();
+    // Read past the depth check: refused only for the string's type.
+    let error = ReshapeConfiguration::from_codec_json_str(&text).unwrap_err();
+    assert!(
+        matches!(error, ReshapeError::MustUnderstandNotBoolean { .. }),
+        "{error}"
+    );
 }
 
 #[test]

@@ -92,6 +92,12 @@ fn errors() -> Vec<(&'static str, (String, ReshapeError))> {
             codec_error(&json!({"name": "reshape", "configuration": {"shape": [-1]}, "id": 1})),
         ),
         (
+            "configuration.members-must-understand-not-boolean",
+            codec_error(
+                &json!({"name": "reshape", "configuration": {"shape": [-1]}, "must_understand": "yes"}),
+            ),
+        ),
+        (
             "configuration.members-not-json",
             text_error(r#"{"shape": [-1] "order": "C"}"#),
         ),
