@@ -13,6 +13,15 @@
 #                     and src/resolve.rs (44 mutants, the two untestable ones left
 #                     out), under ~3 minutes once cargo-mutants and the dependencies
 #                     are built.
+#   mutants.sh check  no mutant is run: `cargo mutants --list` (seconds, nothing
+#                     built) must find exactly the mutants of the committed results,
+#                     conformance/reports/mutants.json, and each missed one there
+#                     must have a reason. Fails after an edit of src/ until the
+#                     edited files' mutants are run again and recorded.
+#   mutants.sh record OUT...  merges the outcomes of the runs written to the
+#                     folders OUT (each a MUTANTS_OUT) into mutants.json, then checks.
+#                     Re-render the tables: ZARR_RESHAPE_BLESS=1 cargo test
+#                     -p zarr-reshape-conformance --test suite.
 #
 # Exit 1 when a mutant is missed or times out, or when the run cannot finish.
 # MUTANTS_OUT sets the output folder (default target/mutants); MUTANTS_TIMEOUT the
@@ -29,6 +38,17 @@ cd "$(dirname "$0")/../.."
 mode=${1:-fast}
 shift || true
 out=${MUTANTS_OUT:-target/mutants}
+
+results=conformance/scripts/mutants-results.py
+case "$mode" in
+check | record)
+    if ! cargo mutants --version >/dev/null 2>&1; then
+        echo "cargo-mutants is missing: cargo install --locked cargo-mutants (see the header)" >&2
+        exit 1
+    fi
+    exec python3 "$results" "$mode" "$@"
+    ;;
+esac
 
 if ! cargo mutants --version >/dev/null 2>&1; then
     echo "cargo-mutants is missing; installing it from crates.io (slow: see the header)"
@@ -65,7 +85,7 @@ fast)
         --exclude-re 'delete match arm [01] in shape_input_dims' "$@")
     ;;
 *)
-    echo "usage: $0 [full|rules|fast] [cargo mutants arguments]" >&2
+    echo "usage: $0 [full|rules|fast] [cargo mutants arguments] | check | record OUT..." >&2
     exit 2
     ;;
 esac

@@ -265,6 +265,34 @@ fn planted_bugs() -> String {
     paragraphs.last().unwrap().to_string()
 }
 
+/// The committed mutation results, `conformance/reports/mutants.json`.
+fn mutation_results() -> matrix::MutationResults {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/mutants.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    matrix::MutationResults::from_json_str(&text)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// `conformance/reports/mutants.md`'s tables are rendered from mutants.json.
+#[test]
+fn mutants_md_is_up_to_date() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/mutants.md");
+    let current = std::fs::read_to_string(&path).unwrap();
+    let tables = matrix::mutants_tables(&mutation_results());
+    let fresh = matrix::replace_block(&current, "mutants", &tables)
+        .expect("mutants.md lacks the markers of the generated block mutants");
+    if fresh == current {
+        return;
+    }
+    if std::env::var_os("ZARR_RESHAPE_BLESS").is_some() {
+        std::fs::write(&path, fresh).unwrap();
+        return;
+    }
+    panic!(
+        "conformance/reports/mutants.md is stale; run `ZARR_RESHAPE_BLESS=1 cargo test -p zarr-reshape-conformance --test suite` and commit it"
+    );
+}
+
 #[test]
 fn conformance_md_is_up_to_date() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../CONFORMANCE.md");
@@ -284,6 +312,7 @@ fn conformance_md_is_up_to_date() {
         ("zarrs-results", zarrs_results()),
         ("arrays", arrays_table(&files)),
         ("planted-bugs", planted_bugs()),
+        ("mutants", matrix::mutants_summary(&mutation_results())),
     ];
     let mut fresh = current.clone();
     for (name, content) in &blocks {
