@@ -273,6 +273,37 @@ fn mutation_results() -> matrix::MutationResults {
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
+/// A missed mutant needs a reason the file defines; a caught one needs none.
+#[test]
+fn mutation_results_refuse_a_missed_mutant_without_a_reason() {
+    let file = |outcome: &str, reason: &str| {
+        format!(
+            r#"{{"format": 1, "runs": [], "reasons": {{"wording": {{"kind": "untestable", "why": "w", "pinned_by": "-"}}}},
+               "mutants": [{{"name": "src/a.rs:1:1: replace f", "file": "src/a.rs", "line": 1,
+                             "outcome": "{outcome}", "run": "r"{reason}}}]}}"#
+        )
+    };
+    let read = |text: String| matrix::MutationResults::from_json_str(&text);
+    assert!(read(file("caught", "")).is_ok());
+    assert!(read(file("missed", r#", "reason": "wording""#)).is_ok());
+    for (outcome, reason) in [
+        ("missed", ""),
+        ("timeout", ""),
+        ("missed", r#", "reason": "no-such-reason""#),
+        ("passed", ""),
+    ] {
+        let error = read(file(outcome, reason)).map(|_| ()).unwrap_err();
+        assert!(error.contains("src/a.rs:1:1"), "{outcome}{reason}: {error}");
+    }
+    let summary =
+        matrix::mutants_summary(&read(file("missed", r#", "reason": "wording""#)).unwrap());
+    assert!(
+        summary.starts_with("1 mutants of `src/`: caught 0, missed 1,"),
+        "{summary}"
+    );
+    assert!(summary.contains("by reason: 1 untestable"), "{summary}");
+}
+
 /// `conformance/reports/mutants.md`'s tables are rendered from mutants.json.
 #[test]
 fn mutants_md_is_up_to_date() {
