@@ -271,7 +271,7 @@ pub fn mutants_tables(results: &MutationResults) -> String {
             .collect();
         let _ = write!(
             out,
-            "\n### `{key}` ({}, {} mutants)\n\n{}. Pinned instead by: {}.\n\n",
+            "\n### `{key}` ({}, {} mutants)\n\n- Why: {}.\n- Pinned instead by: {}.\n\n",
             reason.kind,
             missed.len(),
             reason.why,
