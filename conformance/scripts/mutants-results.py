@@ -167,6 +167,11 @@ def check_against(results, current):
         print(problem)
     print(f"{len(current)} mutants in src/, {len(judged)} in {os.path.relpath(RESULTS, ROOT)}, "
           f"{len(problems)} problems")
+    if problems:
+        print("fix: MUTANTS_OUT=target/mutants/NAME conformance/scripts/mutants.sh full "
+              "--file src/FILE.rs (each file named above), then "
+              "conformance/scripts/mutants.sh record target/mutants/NAME; a new missed "
+              "mutant needs a reason key in mutants.json")
     return 1 if problems else 0
 
 
