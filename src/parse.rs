@@ -71,7 +71,8 @@ impl ReshapeConfiguration {
     ///
     /// # Errors
     /// As [`Self::from_json_value`]; also `malformed-configuration` when the
-    /// name is not `reshape` or the object has a member the codec does not define.
+    /// name is not `reshape`, the object has a member the codec does not define,
+    /// or its `must_understand` is not a boolean.
     pub fn from_codec_json_value(codec: &Value) -> Result<Self> {
         parse_codec(Json::Value(codec), &mut Trace::off())
     }
@@ -130,7 +131,8 @@ impl ReshapeConfiguration {
     ///
     /// # Errors
     /// As [`Self::from_json_str`]; also `malformed-configuration` when the name is
-    /// not `reshape` or the object has a member the codec does not define.
+    /// not `reshape`, the object has a member the codec does not define, or its
+    /// `must_understand` is not a boolean.
     pub fn from_codec_json_str(codec: &str) -> Result<Self> {
         let codec = Json::from_text(codec, "codec object")?;
         parse_codec(codec, &mut Trace::off())
