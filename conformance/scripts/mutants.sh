@@ -99,6 +99,10 @@ else
     cargo mutants "${args[@]}" || status=$?
 fi
 echo "wall time: $(( $(date +%s) - start )) s"
+# The mutated copies were built into this tree's target folder, under the same
+# artefact names: without this, cargo would take the last mutant's build for
+# this tree's (its sources are older) and later tests would run a mutant.
+find src -name '*.rs' -exec touch {} +
 for outcome in caught missed timeout unviable; do
     file="$out/mutants.out/$outcome.txt"
     [ -f "$file" ] && echo "$outcome: $(wc -l <"$file")"
