@@ -53,9 +53,11 @@ impl fmt::Display for Level {
     }
 }
 
-/// What a case asks of the implementation.
+/// What a case asks of the implementation. New operations may arrive in a minor
+/// release (the vector format stays 1): match with a fallback arm that skips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Operation {
     /// The encoded shape of `decoded_shape`.
     Resolve,
@@ -69,17 +71,21 @@ pub enum Operation {
     MapRegion,
     /// Read the Zarr array fixture `array`, whole or the box `decoded_region`.
     ReadArray,
+    /// The encoded representation of every step of the codec chain `codecs`
+    /// (reshape among them) for chunks of `decoded_shape` and `data_type`.
+    ResolveChain,
 }
 
 impl Operation {
     /// Every operation, in the order of the vector format.
-    pub const ALL: [Operation; 6] = [
+    pub const ALL: [Operation; 7] = [
         Self::Resolve,
         Self::Encode,
         Self::Decode,
         Self::MapIndex,
         Self::MapRegion,
         Self::ReadArray,
+        Self::ResolveChain,
     ];
 
     /// The name used in vector files, e.g. `map-index`.
@@ -88,6 +94,7 @@ impl Operation {
     /// use zarr_reshape_vectors::Operation;
     /// assert_eq!(Operation::ReadArray.name(), "read-array");
     /// assert_eq!(Operation::from_name("resolve"), Some(Operation::Resolve));
+    /// assert_eq!(Operation::ResolveChain.name(), "resolve-chain");
     /// ```
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -98,6 +105,7 @@ impl Operation {
             Self::MapIndex => "map-index",
             Self::MapRegion => "map-region",
             Self::ReadArray => "read-array",
+            Self::ResolveChain => "resolve-chain",
         }
     }
 
@@ -153,7 +161,8 @@ pub struct Case {
     /// What is asked.
     pub operation: Operation,
     /// The codec's `configuration` member (any JSON value, `null` included);
-    /// exactly one of this and [`Case::codec`] is present.
+    /// exactly one of this and [`Case::codec`] is present, but in `resolve-chain`
+    /// cases, which hold [`Case::codecs`] instead.
     pub configuration: Option<&'static RawValue>,
     /// Instead of a configuration: the whole codec object.
     pub codec: Option<&'static RawValue>,
@@ -168,6 +177,10 @@ pub struct Case {
     /// `read-array`: `{"path", "data_type"}`, the path relative to the suite root
     /// (its files are in [`crate::files`]).
     pub array: Option<&'static RawValue>,
+    /// `resolve-chain`: a whole `codecs` list as in `zarr.json`.
+    pub codecs: Option<&'static RawValue>,
+    /// `resolve-chain`: the array's data type, e.g. `"int32"`.
+    pub data_type: Option<&'static RawValue>,
     /// The expected result: the output members, `{"error": ...}` or `{"any_of": [...]}`.
     pub expect: &'static RawValue,
     /// The whole case object as written: what an adapter process would be sent.
@@ -207,6 +220,10 @@ pub(crate) struct Members<'a> {
     pub(crate) decoded_region: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub(crate) array: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub(crate) codecs: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub(crate) data_type: Option<&'a RawValue>,
     #[serde(borrow)]
     pub(crate) expect: &'a RawValue,
 }

@@ -127,14 +127,28 @@ pub fn cases_of(file: &'static File) -> Result<Vec<Case>, LoadError> {
 fn case(file: &'static str, json: &'static RawValue) -> Result<Case, String> {
     let members: Members<'static> =
         serde_json::from_str(json.get()).map_err(|error| error.to_string())?;
-    if members.configuration.is_some() == members.codec.is_some() {
+    let chain = members.operation == Operation::ResolveChain;
+    if chain && (members.configuration.is_some() || members.codec.is_some()) {
+        return Err(format!(
+            "{}: resolve-chain takes codecs, not configuration or codec",
+            members.id
+        ));
+    }
+    if !chain && members.configuration.is_some() == members.codec.is_some() {
         return Err(format!(
             "{}: needs exactly one of configuration and codec",
             members.id
         ));
     }
+    if chain && members.data_type.is_none() {
+        return Err(format!(
+            "{}: the operation resolve-chain needs the member data_type",
+            members.id
+        ));
+    }
     let argument = match members.operation {
         Operation::Resolve => None,
+        Operation::ResolveChain => Some(("codecs", members.codecs.is_some())),
         Operation::Encode | Operation::Decode => Some(("input", members.input.is_some())),
         Operation::MapIndex => Some(("decoded_index", members.decoded_index.is_some())),
         Operation::MapRegion => Some(("decoded_region", members.decoded_region.is_some())),
@@ -164,6 +178,8 @@ fn case(file: &'static str, json: &'static RawValue) -> Result<Case, String> {
         decoded_index: members.decoded_index,
         decoded_region: members.decoded_region,
         array: members.array,
+        codecs: members.codecs,
+        data_type: members.data_type,
         expect: members.expect,
         json,
     })

@@ -87,6 +87,8 @@ fn every_case_of_every_file_is_read_as_written() {
                 ("decoded_index", case.decoded_index),
                 ("decoded_region", case.decoded_region),
                 ("array", case.array),
+                ("codecs", case.codecs),
+                ("data_type", case.data_type),
                 ("expect", Some(case.expect)),
             ] {
                 let read = raw.map(RawValue::get);
@@ -188,6 +190,20 @@ fn faults_name_the_file_the_case_and_what() {
             with(r#""operation": "reshape", "configuration": null"#),
             "cases[0]: unknown variant `reshape`",
         ),
+        (
+            with(r#""operation": "resolve-chain", "data_type": "int8""#),
+            "cases[0]: a/b: the operation resolve-chain needs the member codecs",
+        ),
+        (
+            with(r#""operation": "resolve-chain", "codecs": []"#),
+            "cases[0]: a/b: the operation resolve-chain needs the member data_type",
+        ),
+        (
+            with(
+                r#""operation": "resolve-chain", "codecs": [], "data_type": "int8", "configuration": {}"#,
+            ),
+            "cases[0]: a/b: resolve-chain takes codecs, not configuration or codec",
+        ),
     ] {
         let message = load(text);
         assert!(message.contains(says), "{says:?} is not in {message:?}");
@@ -198,6 +214,14 @@ fn faults_name_the_file_the_case_and_what() {
         bytes: good.as_bytes(),
     }));
     assert_eq!(cases_of(file).unwrap().len(), 1);
+    let chain = with(r#""operation": "resolve-chain", "codecs": [], "data_type": "int8""#);
+    let file: &'static File = Box::leak(Box::new(File {
+        path: "chain.json",
+        bytes: chain.as_bytes(),
+    }));
+    let read = cases_of(file).unwrap();
+    assert_eq!(read[0].codecs.map(RawValue::get), Some("[]"));
+    assert_eq!(read[0].data_type.map(RawValue::get), Some(r#""int8""#));
 }
 
 #[test]
