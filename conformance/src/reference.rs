@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use zarr_reshape::{Argument, ReshapeCodec, ReshapeConfiguration, ReshapeError};
 
 use crate::answer::Answer;
-use crate::arrays::{TypedArray, map_typed};
+use crate::arrays::{DataType, TypedArray, map_typed};
 use crate::vector::{Case, CodecJson, Operation};
 use crate::wire::MAX_LINE_BYTES;
 use crate::zarr;
@@ -29,6 +29,11 @@ pub const MAX_ANSWER_BYTES: usize = MAX_LINE_BYTES.saturating_sub(64 << 10);
 pub fn run(case: &Case) -> Answer {
     if let Operation::ReadArray { path, region, .. } = &case.operation {
         return bounded(read_array(path, region.as_ref()));
+    }
+    if let (Operation::ResolveChain { data_type }, CodecJson::Chain(codecs)) =
+        (&case.operation, &case.codec)
+    {
+        return bounded(resolve_chain(codecs, &case.decoded_shape, *data_type));
     }
     match execute(case) {
         Ok(output) => bounded(Answer::Output(output)),
@@ -131,6 +136,12 @@ fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
     let configuration = match &case.codec {
         CodecJson::Configuration(json) => ReshapeConfiguration::from_json_value(json)?,
         CodecJson::Codec(json) => ReshapeConfiguration::from_codec_json_value(json)?,
+        CodecJson::Chain(_) => {
+            return Err(Declined(format!(
+                "a codec chain is resolved by resolve-chain only, not by {}",
+                case.operation.name()
+            )));
+        }
     };
     let codec = ReshapeCodec::new(configuration, &case.decoded_shape)?;
     let mut output = Map::new();
@@ -195,6 +206,11 @@ fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
         }
         // Answered by `read_array`, through the whole codec chain.
         Operation::ReadArray { .. } => {}
+        Operation::ResolveChain { .. } => {
+            return Err(Declined(
+                "resolve-chain takes a codec chain (codecs), not one codec".into(),
+            ));
+        }
     }
     Ok(output)
 }
@@ -209,6 +225,18 @@ fn read_array(path: &Path, region: Option<&(Vec<u64>, Vec<u64>)>) -> Answer {
             insert_array(&mut output, &array);
             Answer::Output(output)
         }
+        Err(error) => Answer::Error {
+            class: Some(error.class.as_str().to_string()),
+            message: error.message,
+        },
+    }
+}
+
+/// Resolves a codec chain's shapes (`crate::zarr`): every step's encoded shape,
+/// or the class of what stopped it.
+fn resolve_chain(codecs: &Value, chunk_shape: &[u64], data_type: DataType) -> Answer {
+    match zarr::resolve_chain(codecs, chunk_shape, data_type) {
+        Ok(shapes) => Answer::Output(shapes.to_json()),
         Err(error) => Answer::Error {
             class: Some(error.class.as_str().to_string()),
             message: error.message,

@@ -14,17 +14,18 @@ pub const OLDEST_PROTOCOL: u64 = 1;
 
 /// The operations of the first vector format, in its order; an adapter whose
 /// `start` answer lists no `operations` supports these five. Later operations
-/// (`read-array`) reach only adapters that list them.
+/// (`read-array`, `resolve-chain`) reach only adapters that list them.
 pub const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
 
 /// Every operation of the vector format, in its order.
-pub const ALL_OPERATIONS: [&str; 6] = [
+pub const ALL_OPERATIONS: [&str; 7] = [
     "resolve",
     "encode",
     "decode",
     "map-index",
     "map-region",
     "read-array",
+    "resolve-chain",
 ];
 
 /// The longest request line the served reference reads, in bytes (the newline not

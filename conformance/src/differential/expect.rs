@@ -120,6 +120,11 @@ impl Facts {
                 ReshapeConfiguration::from_codec_json_value(json).ok(),
                 zarr_reshape::explain_codec(json, &case.decoded_shape),
             ),
+            // Never generated (fuzz offers the first five operations): no one codec.
+            crate::vector::CodecJson::Chain(_) => (
+                None,
+                zarr_reshape::explain(&Value::Null, &case.decoded_shape),
+            ),
         };
         Self {
             parsed,
@@ -271,6 +276,9 @@ impl Facts {
         let codec = match &case.codec {
             crate::vector::CodecJson::Configuration(json) => super::text::spaced(json),
             crate::vector::CodecJson::Codec(json) => format!("codec {}", super::text::spaced(json)),
+            crate::vector::CodecJson::Chain(json) => {
+                format!("codecs {}", super::text::spaced(json))
+            }
         };
         let head = format!("{codec} on {:?}", case.decoded_shape);
         let op = case.operation.name();
@@ -308,7 +316,7 @@ impl Facts {
                     Operation::MapRegion { start, stop } => format!(
                         "; the box [{start:?}, {stop:?}) maps element by element in C order"
                     ),
-                    Operation::ReadArray { .. } => String::new(),
+                    Operation::ReadArray { .. } | Operation::ResolveChain { .. } => String::new(),
                 };
                 format!("{head} is accepted as {b_shape} ({clause}){what}")
             }

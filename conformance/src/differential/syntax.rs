@@ -36,6 +36,7 @@ fn shape_of(case: &Case) -> (Option<&Vec<Value>>, bool) {
             });
             (json.get("configuration"), unknown)
         }
+        CodecJson::Chain(_) => (None, false),
     };
     if let Some(object) = configuration.and_then(Value::as_object) {
         unknown |= object.keys().any(|key| key != "shape");

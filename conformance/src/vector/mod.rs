@@ -2,6 +2,7 @@
 //! with serde (`members`) so that a bad file is reported with its path and the
 //! JSON pointer of the fault.
 
+mod chain;
 mod discover;
 pub mod embedded;
 pub mod export;
@@ -48,7 +49,8 @@ pub struct Case {
     pub level: String,
     /// The operation.
     pub operation: Operation,
-    /// The codec, as a configuration member or a whole codec object.
+    /// The codec, as a configuration member or a whole codec object; the whole
+    /// codec chain for `resolve-chain`.
     pub codec: CodecJson,
     /// A_shape.
     pub decoded_shape: Vec<u64>,
@@ -88,6 +90,12 @@ pub enum Operation {
         /// The box read (start, stop), in array coordinates; `None` reads it whole.
         region: Option<(Vec<u64>, Vec<u64>)>,
     },
+    /// The encoded representation of every step of the codec chain
+    /// ([`CodecJson::Chain`]) for chunks of the decoded shape.
+    ResolveChain {
+        /// The array's data type.
+        data_type: DataType,
+    },
 }
 
 impl Operation {
@@ -101,6 +109,7 @@ impl Operation {
             Self::MapIndex(_) => "map-index",
             Self::MapRegion { .. } => "map-region",
             Self::ReadArray { .. } => "read-array",
+            Self::ResolveChain { .. } => "resolve-chain",
         }
     }
 }
@@ -112,6 +121,8 @@ pub enum CodecJson {
     Configuration(Value),
     /// The whole codec object.
     Codec(Value),
+    /// `resolve-chain`: the `codecs` member, a whole codec chain as in `zarr.json`.
+    Chain(Value),
 }
 
 /// An expected result.
@@ -235,11 +246,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         .as_object()
         .ok_or(fault("", "a case is a JSON object"))?;
     let typed: CaseMembers = members::read(json, "")?;
-    let codec = match (case.get("configuration"), case.get("codec")) {
-        (Some(configuration), None) => CodecJson::Configuration(configuration.clone()),
-        (None, Some(codec)) => CodecJson::Codec(codec.clone()),
-        _ => return Err(fault("", "needs exactly one of configuration and codec")),
-    };
+    let codec = chain::codec(case, &typed.operation)?;
     let operation = match typed.operation.as_str() {
         "resolve" => Operation::Resolve,
         "encode" => Operation::Encode(array(case)?),
@@ -263,6 +270,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
             }
         }
         "read-array" => read_array::operation(case)?,
+        "resolve-chain" => chain::operation(case)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
     let level = typed.level;

@@ -5,8 +5,9 @@
 use ndarray::{ArrayD, IxDyn};
 use zarr_reshape::{ErrorClass, ReshapeCodec};
 
+use super::codecs::Codec;
 use super::element::{self, Element};
-use super::metadata::Codec;
+use super::shapes::{bytes_endian, bytes_to_bytes, no_array_to_bytes, transposed};
 use super::{MAX_CHUNK_BYTES, ZarrError, ndarray_shape};
 use crate::arrays::{DataType, MAX_ELEMENTS};
 
@@ -41,7 +42,9 @@ impl Chain {
     /// The reshape library's class when reshape cannot resolve its decoded shape;
     /// `malformed-configuration` for codecs out of the core spec's order (array ->
     /// array codecs, one array -> bytes codec, bytes -> bytes codecs), a transpose
-    /// of the wrong rank, or a multi-byte type without `endian`.
+    /// of the wrong rank, or a multi-byte type without `endian` (the checks of
+    /// `resolve-chain`, [`super::shapes`]), and for `sharding_indexed`, which this
+    /// reader does not read.
     pub(crate) fn resolve(
         codecs: &[Codec],
         chunk_shape: &[u64],
@@ -61,17 +64,7 @@ impl Chain {
         let big_endian = loop {
             match rest.next() {
                 Some(Codec::Transpose(order)) => {
-                    if order.len() != shape.len() {
-                        return Err(ZarrError::malformed(format!(
-                            "transpose's order {order:?} does not fit the rank {} of its decoded shape {shape:?}",
-                            shape.len()
-                        )));
-                    }
-                    // transpose: B_shape[i] = A_shape[order[i]].
-                    shape = order
-                        .iter()
-                        .filter_map(|d| shape.get(*d).copied())
-                        .collect();
+                    shape = transposed(order, &shape)?;
                     let mut inverse = vec![0; order.len()];
                     for (i, d) in order.iter().enumerate() {
                         if let Some(slot) = inverse.get_mut(*d) {
@@ -88,31 +81,24 @@ impl Chain {
                     shape = codec.encoded_shape().to_vec();
                     steps.push(Step::Reshape(codec));
                 }
-                Some(Codec::Bytes(endian)) => match endian {
-                    Some(big) => break *big,
-                    None if element::size_of(data_type) == 1 => break false,
-                    None => {
-                        return Err(ZarrError::malformed(format!(
-                            "the bytes codec needs an endian for {}",
-                            data_type.name()
-                        )));
-                    }
-                },
-                Some(Codec::Compress(_)) | None => {
+                Some(Codec::Bytes(endian)) => break bytes_endian(*endian, data_type)?,
+                Some(Codec::Sharding(_)) => {
                     return Err(ZarrError::malformed(
-                        "the codecs need one array -> bytes codec (bytes) after the array -> array codecs",
+                        "this reader does not read sharded arrays (sharding_indexed)",
                     ));
                 }
+                Some(Codec::Compress(_)) | None => return Err(no_array_to_bytes()),
             }
         };
+        let rest = rest.as_slice();
+        bytes_to_bytes(rest.iter())?;
         let compressors = rest
-            .map(|codec| match codec {
-                Codec::Compress(compressor) => Ok(compressor.clone()),
-                _ => Err(ZarrError::malformed(
-                    "after bytes only bytes -> bytes codecs (gzip, zstd) may follow",
-                )),
+            .iter()
+            .filter_map(|codec| match codec {
+                Codec::Compress(compressor) => Some(compressor.clone()),
+                _ => None,
             })
-            .collect::<Result<_, _>>()?;
+            .collect();
         Ok(Self {
             steps,
             big_endian,

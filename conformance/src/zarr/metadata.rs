@@ -1,14 +1,14 @@
 //! `zarr.json` of a Zarr v3 array (core spec, "Array metadata"), for the subset this
 //! reader knows: core data types but `r*`, the `regular` chunk grid, the `default`
 //! chunk key encoding, and the codecs `transpose`, `reshape`, `bytes`, `gzip` and
-//! `zstd`. Anything else it does not recognise fails to open, unless marked
-//! `"must_understand": false` where the core spec allows that.
+//! `zstd` (and `sharding_indexed`, whose shapes `resolve-chain` resolves but which
+//! the reader does not read). Anything else it does not recognise fails to open,
+//! unless marked `"must_understand": false` where the core spec allows that.
 
-use serde_json::{Map, Value};
-use zarr_reshape::ReshapeConfiguration;
+use serde_json::Value;
 
 use super::ZarrError;
-use super::compress::Compressor;
+use super::codecs::{Codec, codecs_of, extension, only, u64s};
 use crate::arrays::{DataType, TypedArray};
 
 /// The members of `zarr.json` this reader understands.
@@ -41,19 +41,6 @@ pub struct ArrayMetadata {
     pub fill_value: TypedArray,
     /// The codecs, in order (those marked `"must_understand": false` and unknown dropped).
     pub codecs: Vec<Codec>,
-}
-
-/// A codec this reader knows.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Codec {
-    /// `transpose` (array -> array) with its `order`, a permutation.
-    Transpose(Vec<usize>),
-    /// `reshape` (array -> array), parsed by the zarr-reshape library.
-    Reshape(ReshapeConfiguration),
-    /// `bytes` (array -> bytes): big endian, little endian, or not given.
-    Bytes(Option<bool>),
-    /// `gzip` or `zstd` (bytes -> bytes).
-    Compress(Compressor),
 }
 
 impl ArrayMetadata {
@@ -102,13 +89,11 @@ impl ArrayMetadata {
                     ZarrError::malformed(format!("fill_value is no {}: {why}", data_type.name()))
                 })
             })?;
-        let codecs = object
-            .get("codecs")
-            .and_then(Value::as_array)
-            .ok_or_else(|| ZarrError::malformed("codecs must be a list"))?
-            .iter()
-            .filter_map(|codec| codec_of(codec).transpose())
-            .collect::<Result<Vec<Codec>, ZarrError>>()?;
+        let codecs = codecs_of(
+            object
+                .get("codecs")
+                .ok_or_else(|| ZarrError::malformed("codecs must be a list"))?,
+        )?;
         if object.get("attributes").is_some_and(|a| !a.is_object()) {
             return Err(ZarrError::malformed("attributes must be an object"));
         }
@@ -148,63 +133,6 @@ fn optional(value: &Value) -> bool {
     value.get("must_understand") == Some(&Value::Bool(false))
 }
 
-fn u64s(value: Option<&Value>) -> Option<Vec<u64>> {
-    value?.as_array()?.iter().map(Value::as_u64).collect()
-}
-
-/// An extension definition: a short-hand name, or `{name, configuration?, must_understand?}`.
-fn extension(value: &Value, point: &str) -> Result<(String, Map<String, Value>, bool), ZarrError> {
-    if let Some(name) = value.as_str() {
-        return Ok((name.to_string(), Map::new(), true));
-    }
-    let object = value
-        .as_object()
-        .ok_or_else(|| ZarrError::malformed(format!("a {point} must be a name or an object")))?;
-    if let Some(key) = object
-        .keys()
-        .find(|key| !["name", "configuration", "must_understand"].contains(&key.as_str()))
-    {
-        return Err(ZarrError::malformed(format!(
-            "a {point} object has the unknown member {key:?}"
-        )));
-    }
-    let name = object
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ZarrError::malformed(format!("a {point} needs a name")))?;
-    let configuration = match object.get("configuration") {
-        None => Map::new(),
-        Some(Value::Object(configuration)) => configuration.clone(),
-        Some(_) => {
-            return Err(ZarrError::malformed(format!(
-                "the {name} {point}'s configuration must be an object"
-            )));
-        }
-    };
-    let must_understand = match object.get("must_understand") {
-        None => true,
-        Some(Value::Bool(flag)) => *flag,
-        Some(_) => {
-            return Err(ZarrError::malformed(
-                "must_understand must be true or false",
-            ));
-        }
-    };
-    Ok((name.to_string(), configuration, must_understand))
-}
-
-fn only(configuration: &Map<String, Value>, members: &[&str], name: &str) -> Result<(), ZarrError> {
-    match configuration
-        .keys()
-        .find(|key| !members.contains(&key.as_str()))
-    {
-        Some(key) => Err(ZarrError::malformed(format!(
-            "unknown member {key:?} in the {name} configuration"
-        ))),
-        None => Ok(()),
-    }
-}
-
 fn chunk_grid(value: Option<&Value>, rank: usize) -> Result<Vec<u64>, ZarrError> {
     let (name, configuration, _) = extension(
         value.ok_or_else(|| ZarrError::malformed("chunk_grid is required"))?,
@@ -239,50 +167,4 @@ fn chunk_key_encoding(value: Option<&Value>) -> Result<char, ZarrError> {
         Some(Some(".")) => Ok('.'),
         Some(_) => Err(ZarrError::malformed("the separator must be \"/\" or \".\"")),
     }
-}
-
-/// One codec; `None` for an unknown codec marked `"must_understand": false`.
-fn codec_of(value: &Value) -> Result<Option<Codec>, ZarrError> {
-    let (name, configuration, must_understand) = extension(value, "codec")?;
-    let codec = match name.as_str() {
-        // The library parses the whole codec object, its members and name included.
-        "reshape" => Codec::Reshape(ReshapeConfiguration::from_codec_json_value(value)?),
-        "transpose" => {
-            only(&configuration, &["order"], "transpose")?;
-            let order: Vec<usize> = u64s(configuration.get("order"))
-                .and_then(|order| order.into_iter().map(|d| usize::try_from(d).ok()).collect())
-                .ok_or_else(|| {
-                    ZarrError::malformed("transpose's order must be a list of integers")
-                })?;
-            let mut sorted = order.clone();
-            sorted.sort_unstable();
-            if !sorted.into_iter().eq(0..order.len()) {
-                return Err(ZarrError::malformed(format!(
-                    "transpose's order {order:?} is no permutation"
-                )));
-            }
-            Codec::Transpose(order)
-        }
-        "bytes" => {
-            only(&configuration, &["endian"], "bytes")?;
-            Codec::Bytes(match configuration.get("endian").map(Value::as_str) {
-                None => None,
-                Some(Some("little")) => Some(false),
-                Some(Some("big")) => Some(true),
-                Some(_) => {
-                    return Err(ZarrError::malformed("endian must be \"little\" or \"big\""));
-                }
-            })
-        }
-        other => match Compressor::from_json(other, &configuration) {
-            Some(compressor) => Codec::Compress(compressor?),
-            None if !must_understand => return Ok(None),
-            None => {
-                return Err(ZarrError::malformed(format!(
-                    "the codec {other:?} is not supported"
-                )));
-            }
-        },
-    };
-    Ok(Some(codec))
 }

@@ -15,10 +15,12 @@
 //! devices) below the array's folder.
 
 mod chain;
+mod codecs;
 mod compress;
 pub(crate) mod element;
 mod grid;
 mod metadata;
+mod shapes;
 mod write;
 
 use std::fmt;
@@ -30,9 +32,11 @@ use zarr_reshape::{ErrorClass, ReshapeError};
 
 use self::chain::Chain;
 pub use self::chain::reshape_decoded_shape;
+pub use self::codecs::{Codec, Sharding};
 use self::element::{Element, with_element_type};
 use self::grid::{Touched, chunk_key, copy_box};
-pub use self::metadata::{ArrayMetadata, Codec};
+pub use self::metadata::ArrayMetadata;
+pub use self::shapes::{ChainShapes, resolve_chain};
 pub use self::write::encode_chunks;
 pub use crate::arrays::MAX_ELEMENTS;
 use crate::arrays::TypedArray;

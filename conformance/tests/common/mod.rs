@@ -45,13 +45,15 @@ pub fn errored_message(record: &CaseRecord) -> &str {
     }
 }
 
-/// The first `count` cases of the shipped vectors, in file order.
+/// The first `count` cases of the shipped vectors, in file order, of the five
+/// operations every adapter answers (the fakes list no others).
 pub fn first_cases(count: usize) -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
     let cases: Vec<Case> = vector::discover(&root)
         .unwrap()
         .iter()
         .flat_map(|path| vector::load_file(path).unwrap())
+        .filter(|case| zarr_reshape_conformance::OPERATIONS.contains(&case.operation.name()))
         .take(count)
         .collect();
     assert_eq!(cases.len(), count);
