@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """An independent reshape adapter (protocol version 2) with one bug planted on demand.
 
-Without RESHAPE_BUG it implements resolve, encode, decode, map-index and map-region
-correctly, from the spec and spec-cases/README.md only (no code of this repository's
+Without RESHAPE_BUG it implements resolve, encode, decode, map-index, map-region and
+resolve-chain correctly, from the spec and spec-cases/README.md only (no code of this repository's
 src/). With RESHAPE_BUG=<name> (see bugs.py, or `adapter.py --list`) it behaves like
 an implementation with that one bug. Standard library only.
 """
@@ -14,11 +14,19 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bugs import ACTIVE, BUGS  # noqa: E402
+from chain import resolve_chain  # noqa: E402
 from codec import ReshapeError  # noqa: E402
 from operations import Skip, decode, encode, map_index, map_region  # noqa: E402
 from resolve import resolve  # noqa: E402
 
-OPERATIONS = {"resolve": resolve, "encode": encode, "decode": decode, "map-index": map_index, "map-region": map_region}
+OPERATIONS = {
+    "resolve": resolve,
+    "encode": encode,
+    "decode": decode,
+    "map-index": map_index,
+    "map-region": map_region,
+    "resolve-chain": resolve_chain,
+}
 
 
 def run(case):

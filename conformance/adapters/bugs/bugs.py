@@ -119,6 +119,13 @@ BUGS = {
     "map-region-fortran-order": "the box is listed in Fortran order",
     "map-region-empty-box-rejected": "an empty box (start == stop somewhere) is rejected",
     "map-region-walks-whole-array": "map-region walks every element of the decoded array to find the box (hangs on large shapes)",
+    # a whole codec chain (resolve-chain): what real implementations get wrong where reshape meets the rest
+    "chain-following-codec-sees-decoded-shape": "the codecs after reshape are handed the shape reshape was handed, not its encoded shape",
+    "chain-reshape-sees-chunk-shape": "reshape is resolved for the chunk shape even after a transpose has permuted it",
+    "chain-transpose-after-reshape-refused": "a transpose after a reshape is refused as unsupported",
+    "chain-transpose-checked-against-array-rank": "transpose's order is checked against the chunk's (array's) rank, not the rank it is handed (zarr-python)",
+    "chain-sharding-inner-sees-shard-shape": "sharding_indexed's inner codecs are resolved for the shard shape, not the inner chunk shape",
+    "chain-sharding-chunk-shape-unchecked": "sharding_indexed's inner chunk shape is not checked against the shard shape it is handed",
 }
 
 ACTIVE = os.environ.get("RESHAPE_BUG", "")
