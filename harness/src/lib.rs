@@ -51,6 +51,12 @@
 //!   an error expectation).
 //! - [`Answer::Skipped`] shows the trial as ignored with its reason. A panic of
 //!   the implementation, or [`Answer::Errored`], fails the trial.
+//! - `resolve-chain` cases ([`Operation::ResolveChain`]) hold a whole codec chain
+//!   (`codecs`: transpose, bytes, compressors, `sharding_indexed` around reshape)
+//!   and ask for the shape each codec hands on. They reach your function like every
+//!   other case; an implementation of the reshape codec alone answers them
+//!   [`Answer::Skipped`], as the fallback arm above does. [`Operation`] is
+//!   `non_exhaustive`: keep a fallback arm, and later operations skip too.
 //! - A known-failures file ([`Harness::known_failures`]), in the runner's
 //!   expectations file format, lists cases expected to fail, each with a reason:
 //!   they show as ignored ("known failure: ..."). A listed case that passes fails
