@@ -33,6 +33,11 @@ fn answer(case: &Value, line: &str) -> Step<Answer> {
         // A whole array on disk, through zarrs' `Array` API (src/read.rs).
         return crate::read::answer(case).map(Answer::Output);
     }
+    if operation == "resolve-chain" {
+        // A whole codecs list, through zarrs' codec chain (src/chain.rs).
+        let decoded = decoded_shape(case.get("decoded_shape"))?;
+        return crate::chain::answer(case, decoded).map(Answer::Output);
+    }
     // As zarrs opens an array: the codec from the metadata first, then a chunk.
     let codecs = codec::build(&codec_entry(case)?)?;
     let decoded = decoded_shape(case.get("decoded_shape"))?;

@@ -8,6 +8,7 @@
 mod answer;
 mod array;
 mod case;
+mod chain;
 mod codec;
 mod panics;
 mod probe;
@@ -22,13 +23,14 @@ use serde_json::{Value, json};
 use crate::answer::Answer;
 
 /// The operations this adapter answers.
-const OPERATIONS: [&str; 6] = [
+const OPERATIONS: [&str; 7] = [
     "resolve",
     "encode",
     "decode",
     "map-index",
     "map-region",
     "read-array",
+    "resolve-chain",
 ];
 
 fn main() {
@@ -65,11 +67,17 @@ fn main() {
             Err(error) => match rawjson::Raw::parse(&line) {
                 Ok(raw) if raw.get("cmd") == Some(&rawjson::Raw::String("run".into())) => {
                     let seq = match raw.get("seq") {
-                        Some(rawjson::Raw::Number(text)) => text.parse::<u64>().map_or(Value::Null, Value::from),
+                        Some(rawjson::Raw::Number(text)) => {
+                            text.parse::<u64>().map_or(Value::Null, Value::from)
+                        }
                         _ => Value::Null,
                     };
-                    let message = format!("serde_json, which zarrs reads metadata with, refuses the case: {error}");
-                    Some(json!({"seq": seq, "result": {"error": {"class": null, "message": message}}}))
+                    let message = format!(
+                        "serde_json, which zarrs reads metadata with, refuses the case: {error}"
+                    );
+                    Some(
+                        json!({"seq": seq, "result": {"error": {"class": null, "message": message}}}),
+                    )
                 }
                 _ => {
                     eprintln!("adapter: a line that is not JSON ({error})");
