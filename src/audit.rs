@@ -1,20 +1,29 @@
 //! Every MUST rule (and reading) a configuration breaks on a decoded shape, not
 //! just the first: the suite's check that each error vector has a sibling that
-//! breaks only its own rule (issue 14). Sits beside [`crate::explain`] on top of
-//! the data flow and calls the same rule functions, each on its own, with no
-//! order between them.
+//! breaks only its own rule, and that it accepts the class of every rule it
+//! breaks (issue 14). Sits beside [`crate::explain`] on top of the data flow and
+//! calls the same rule functions, each on its own, with no order between them.
 //!
 //! What a rule is evaluated on, when another one is broken:
 //! - An element of `shape` that is no shape element (`{}`, `2.5`, a negative
-//!   size other than -1, a size or input dim beyond 64 bits) is left out, as an
-//!   implementation that skips the element rules would drop it; a size 0 stays in
-//!   `B_shape` as the extent 0, as one that skips `shape.size` would keep it.
-//!   A negative input dim also breaks `input-dims.range`: it names no dimension.
+//!   size other than -1, a size or input dim beyond 64 bits) is, for the
+//!   clauses, left out, as an implementation that skips the element rules would
+//!   drop it; for the classes, kept in its place with an unknown extent, as no
+//!   conforming implementation gets past it. A size 0 stays in `B_shape` as the
+//!   extent 0, as one that skips `shape.size` would keep it (the spec's formulas
+//!   are defined for 0). A negative input dim also breaks `input-dims.range`: it
+//!   names no dimension.
 //! - An extent that cannot be computed (an input dim out of range, a product
 //!   beyond 64 bits) is unknown, and so is the -1 when it cannot be determined or
 //!   occurs twice. A rule that needs an unknown value is not evaluated: the
 //!   invariant and the -1's value need every other extent and `prod(A_shape)`,
-//!   the prefix rule the extents before the element, the suffix rule those after.
+//!   the prefix rule the extents before the element and its first input dim in
+//!   range, the suffix rule those after and its last input dim in range.
+//! - A product of known extents beyond 64 bits is `overflow`, and, in exact
+//!   arithmetic (I-7), larger than `prod(A_shape)`: the invariant (or the -1's
+//!   value) is broken too. With -1 more than once the invariant "cannot be
+//!   satisfied" when the other extents' product does not divide `prod(A_shape)`
+//!   (a product 0 never does, as for one -1 under I-9).
 //! - Past the limits on the JSON text or on `len(shape)` nothing more is
 //!   evaluated (the limits are there so that nothing is); past the limit on the
 //!   decoded rank everything still is, as its cost is the caller's.
@@ -24,6 +33,7 @@
 use crate::clause::Clause;
 use crate::configuration::ShapeElement;
 use crate::error::ReshapeError;
+use crate::error_class::ErrorClass;
 use crate::input_dims::{input_dims_increasing, input_dims_prefix, input_dims_suffix};
 use crate::json::{Json, Node};
 use crate::limits::MAX_RANK;
@@ -34,6 +44,11 @@ use crate::parse::{
 use crate::product::product_of;
 use crate::shape::{shape_auto_once, shape_auto_value, shape_input_dims, shape_invariant};
 use crate::trace::Trace;
+
+/// A rule a configuration breaks: its clause and the class of the error it gives.
+/// A clause may give more than one class (`limits.rank`: a `shape` too long is
+/// `malformed-configuration`, a decoded rank too large `shape-mismatch`).
+pub type BrokenRule = (Clause, ErrorClass);
 
 /// The clauses a codec `configuration`, as JSON text, breaks on the decoded shape
 /// `a_shape`: every one that can be evaluated, in the order of [`Clause::ALL`],
@@ -56,12 +71,48 @@ use crate::trace::Trace;
 /// ```
 #[must_use]
 pub fn broken_rules_json_str(configuration: &str, a_shape: &[u64]) -> Vec<Clause> {
+    clauses_of(&rules_json_str(configuration, a_shape, Skipped::Dropped))
+}
+
+/// Like [`broken_rules_json_str`], with the class of each rule broken: the
+/// classes an error vector accepts when the spec sets no order of checks
+/// (reading I-8). Sorted by clause, then class; each pair once.
+///
+/// ```
+/// use zarr_reshape::{Clause, ErrorClass, broken_rule_classes_json_str};
+/// // [[1], [0]] on [2, 3]: not increasing, and misaligned on both sides.
+/// let broken = broken_rule_classes_json_str(r#"{"shape": [[1], [0]]}"#, &[2, 3]);
+/// assert_eq!(broken, [
+///     (Clause::InputDimsIncreasing, ErrorClass::InputDimsNotIncreasing),
+///     (Clause::InputDimsPrefix, ErrorClass::InputDimsMisaligned),
+///     (Clause::InputDimsSuffix, ErrorClass::InputDimsMisaligned),
+/// ]);
+/// // A negative input dim is no input dim (malformed), and names no dimension.
+/// let broken = broken_rule_classes_json_str(r#"{"shape": [[-1]]}"#, &[2]);
+/// assert_eq!(broken, [
+///     (Clause::ShapeInputDims, ErrorClass::MalformedConfiguration),
+///     (Clause::InputDimsRange, ErrorClass::InputDimOutOfRange),
+/// ]);
+/// // 257 input dims in one element, on a decoded shape of rank 257: both limits.
+/// let dims: Vec<String> = (0..257).map(|dim: u32| dim.to_string()).collect();
+/// let configuration = format!(r#"{{"shape": [[{}]]}}"#, dims.join(", "));
+/// assert_eq!(broken_rule_classes_json_str(&configuration, &[1; 257]), [
+///     (Clause::LimitsRank, ErrorClass::MalformedConfiguration),
+///     (Clause::LimitsRank, ErrorClass::ShapeMismatch),
+/// ]);
+/// ```
+#[must_use]
+pub fn broken_rule_classes_json_str(configuration: &str, a_shape: &[u64]) -> Vec<BrokenRule> {
+    rules_json_str(configuration, a_shape, Skipped::Unknown)
+}
+
+fn rules_json_str(configuration: &str, a_shape: &[u64], skipped: Skipped) -> Vec<BrokenRule> {
     let mut broken = Broken::default();
     match Json::from_text(configuration, "configuration") {
-        Ok(configuration) => audit_configuration(configuration, a_shape, &mut broken),
+        Ok(configuration) => audit_configuration(configuration, a_shape, skipped, &mut broken),
         Err(error) => broken.add(&error),
     }
-    broken.into_clauses()
+    broken.into_rules()
 }
 
 /// Like [`broken_rules_json_str`], for a whole codec object as JSON text,
@@ -74,6 +125,25 @@ pub fn broken_rules_json_str(configuration: &str, a_shape: &[u64]) -> Vec<Clause
 /// ```
 #[must_use]
 pub fn broken_codec_rules_json_str(codec: &str, a_shape: &[u64]) -> Vec<Clause> {
+    clauses_of(&codec_rules_json_str(codec, a_shape, Skipped::Dropped))
+}
+
+/// Like [`broken_rule_classes_json_str`], for a whole codec object as JSON text.
+///
+/// ```
+/// use zarr_reshape::{Clause, ErrorClass, broken_codec_rule_classes_json_str};
+/// let codec = r#"{"name": "transpose", "configuration": {"shape": [-1, -1]}}"#;
+/// assert_eq!(broken_codec_rule_classes_json_str(codec, &[6]), [
+///     (Clause::CodecName, ErrorClass::MalformedConfiguration),
+///     (Clause::ShapeAutoOnce, ErrorClass::RepeatedAuto),
+/// ]);
+/// ```
+#[must_use]
+pub fn broken_codec_rule_classes_json_str(codec: &str, a_shape: &[u64]) -> Vec<BrokenRule> {
+    codec_rules_json_str(codec, a_shape, Skipped::Unknown)
+}
+
+fn codec_rules_json_str(codec: &str, a_shape: &[u64], skipped: Skipped) -> Vec<BrokenRule> {
     let mut broken = Broken::default();
     let object = Json::from_text(codec, "codec object").and_then(Json::open);
     match object {
@@ -85,27 +155,42 @@ pub fn broken_codec_rules_json_str(codec: &str, a_shape: &[u64]) -> Vec<Clause> 
             ));
             broken.check(codec_name(&object, &mut Trace::off()));
             match object.get("configuration") {
-                Some(configuration) => audit_configuration(configuration, a_shape, &mut broken),
-                None => broken.push(Clause::ConfigurationMembers),
+                Some(configuration) => {
+                    audit_configuration(configuration, a_shape, skipped, &mut broken);
+                }
+                None => broken.malformed(Clause::ConfigurationMembers),
             }
         }
-        Ok(_) => broken.push(Clause::CodecName),
+        Ok(_) => broken.malformed(Clause::CodecName),
         Err(error) => broken.add(&error),
     }
-    broken.into_clauses()
+    broken.into_rules()
 }
 
-/// The clauses found broken so far.
+/// The clauses of `rules`, each once, in order.
+fn clauses_of(rules: &[BrokenRule]) -> Vec<Clause> {
+    let mut clauses: Vec<Clause> = rules.iter().map(|(clause, _)| *clause).collect();
+    clauses.dedup();
+    clauses
+}
+
+/// The rules found broken so far.
 #[derive(Default)]
-struct Broken(Vec<Clause>);
+struct Broken(Vec<BrokenRule>);
 
 impl Broken {
-    fn push(&mut self, clause: Clause) {
-        self.0.push(clause);
+    fn push(&mut self, clause: Clause, class: ErrorClass) {
+        self.0.push((clause, class));
+    }
+
+    /// A rule whose error is `malformed-configuration`: the JSON is not of the
+    /// codec's form.
+    fn malformed(&mut self, clause: Clause) {
+        self.push(clause, ErrorClass::MalformedConfiguration);
     }
 
     fn add(&mut self, error: &ReshapeError) {
-        self.push(error.clause());
+        self.push(error.clause(), error.class());
     }
 
     /// Notes the rule an `Err` broke; gives back the value of an `Ok`.
@@ -113,18 +198,36 @@ impl Broken {
         outcome.map_err(|error| self.add(&error)).ok()
     }
 
-    fn into_clauses(mut self) -> Vec<Clause> {
+    fn into_rules(mut self) -> Vec<BrokenRule> {
         self.0.sort_unstable();
         self.0.dedup();
         self.0
     }
 }
 
+/// What the rules after the element rules read in place of an element that is
+/// no shape element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skipped {
+    /// Left out, as an implementation that skips the element rules would: the
+    /// rules see the other elements only (the sibling check of the vectors).
+    Dropped,
+    /// Kept in its place with an unknown extent: no conforming implementation
+    /// gets past such an element, so no rule that needs its extent is evaluated
+    /// (the classes an error vector accepts).
+    Unknown,
+}
+
 /// The configuration member: its members, then its `shape` element by element.
-fn audit_configuration(configuration: Json<'_>, a_shape: &[u64], broken: &mut Broken) {
+fn audit_configuration(
+    configuration: Json<'_>,
+    a_shape: &[u64],
+    skipped: Skipped,
+    broken: &mut Broken,
+) {
     let object = match broken.check(configuration.open()) {
         Some(Node::Object(object)) => object,
-        Some(_) => return broken.push(Clause::ConfigurationMembers),
+        Some(_) => return broken.malformed(Clause::ConfigurationMembers),
         None => return,
     };
     broken.check(configuration_members(
@@ -135,25 +238,25 @@ fn audit_configuration(configuration: Json<'_>, a_shape: &[u64], broken: &mut Br
     let elements = match object.get("shape").map(Json::open) {
         Some(Ok(Node::Array(elements))) => elements,
         Some(Err(error)) => return broken.add(&error),
-        Some(Ok(_)) | None => return broken.push(Clause::ConfigurationMembers),
+        Some(Ok(_)) | None => return broken.malformed(Clause::ConfigurationMembers),
     };
     if broken.check(check_shape_len(elements.len())).is_none() {
         return;
     }
-    let shape: Vec<ShapeElement> = elements
+    let shape: Vec<Option<ShapeElement>> = elements
         .iter()
         .enumerate()
-        .filter_map(|(element, value)| match shape_element(value, element) {
+        .map(|(element, value)| match shape_element(value, element) {
             Ok(parsed) => Some(parsed),
             // A size 0 keeps its extent, so that the rules after shape.size see it.
             Err(ReshapeError::InvalidSize { value, .. }) if value == "0" => {
-                broken.push(Clause::ShapeSize);
+                broken.push(Clause::ShapeSize, ErrorClass::InvalidSize);
                 Some(ShapeElement::Size(0))
             }
             // A negative input dim names no dimension of A_shape either (I-4).
             Err(error @ ReshapeError::NegativeInputDim { .. }) => {
                 broken.add(&error);
-                broken.push(Clause::InputDimsRange);
+                broken.push(Clause::InputDimsRange, ErrorClass::InputDimOutOfRange);
                 None
             }
             Err(error) => {
@@ -161,79 +264,99 @@ fn audit_configuration(configuration: Json<'_>, a_shape: &[u64], broken: &mut Br
                 None
             }
         })
+        .filter(|parsed| parsed.is_some() || skipped == Skipped::Unknown)
         .collect();
     audit_shape(&shape, a_shape, broken);
 }
 
-/// The rules over the elements that were read, each evaluated on its own.
-fn audit_shape(shape: &[ShapeElement], a_shape: &[u64], broken: &mut Broken) {
+/// The rules over the elements that were read (`None`: an element of unknown
+/// extent), each evaluated on its own.
+fn audit_shape(shape: &[Option<ShapeElement>], a_shape: &[u64], broken: &mut Broken) {
     let trace = &mut Trace::off();
     if a_shape.len() > MAX_RANK {
-        broken.push(Clause::LimitsRank);
+        broken.push(Clause::LimitsRank, ErrorClass::ShapeMismatch);
     }
-    broken.check(shape_auto_once(shape, trace));
-    broken.check(input_dims_increasing(shape, trace));
+    // Counting -1 and the order of input dims need no extent: the elements read
+    // break these rules whatever the others are.
+    let read: Vec<ShapeElement> = shape.iter().flatten().cloned().collect();
+    broken.check(shape_auto_once(&read, trace));
+    broken.check(input_dims_increasing(&read, trace));
     let a_product = product_of(a_shape);
     if a_product.is_none() {
-        broken.push(Clause::LimitsU64);
+        broken.push(Clause::LimitsU64, ErrorClass::Overflow);
     }
     // B_shape as far as it is known; the -1's slot is None until its value is.
     let mut b_shape: Vec<Option<u64>> = shape
         .iter()
         .enumerate()
         .map(|(element, item)| match item {
-            ShapeElement::Size(size) => Some(*size),
-            ShapeElement::InputDims(dims) => {
+            Some(ShapeElement::Size(size)) => Some(*size),
+            Some(ShapeElement::InputDims(dims)) => {
                 broken.check(shape_input_dims(element, dims, a_shape, trace))
             }
-            ShapeElement::Auto => None,
+            Some(ShapeElement::Auto) | None => None,
         })
         .collect();
     let autos: Vec<usize> = shape
         .iter()
         .enumerate()
-        .filter(|(_, item)| **item == ShapeElement::Auto)
+        .filter(|(_, item)| **item == Some(ShapeElement::Auto))
         .map(|(element, _)| element)
         .collect();
-    let others_known = |b_shape: &[Option<u64>], auto: Option<usize>| -> Option<Vec<u64>> {
-        b_shape
-            .iter()
-            .enumerate()
-            .map(|(element, extent)| {
-                if Some(element) == auto {
-                    Some(0)
-                } else {
-                    *extent
-                }
-            })
-            .collect()
+    // The extents other than the -1s, if all are known.
+    let others: Option<Vec<u64>> = b_shape
+        .iter()
+        .enumerate()
+        .filter(|(element, _)| !autos.contains(element))
+        .map(|(_, extent)| *extent)
+        .collect();
+    let (Some(others), Some(a_product)) = (others, a_product) else {
+        return audit_alignment(shape, a_shape, &b_shape, broken);
     };
-    match (autos.as_slice(), a_product) {
-        ([], Some(a_product)) => {
-            if let Some(known) = others_known(&b_shape, None) {
-                broken.check(shape_invariant(&known, a_product, trace));
+    // A product beyond 64 bits exceeds prod(A_shape): overflow, or, in exact
+    // arithmetic (I-7), no -1 and no invariant can make the counts agree.
+    let others_product = product_of(&others);
+    if others_product.is_none() {
+        broken.push(Clause::LimitsU64, ErrorClass::Overflow);
+    }
+    match autos.as_slice() {
+        [] => {
+            if others_product.is_none() {
+                broken.push(Clause::ShapeInvariant, ErrorClass::ElementCountMismatch);
+            }
+            broken.check(shape_invariant(&others, a_product, trace));
+        }
+        [auto] => {
+            if others_product.is_none() {
+                broken.push(Clause::ShapeAutoValue, ErrorClass::ElementCountMismatch);
+            }
+            let mut known: Vec<u64> = b_shape.iter().map(|extent| extent.unwrap_or(0)).collect();
+            if broken
+                .check(shape_auto_value(&mut known, *auto, a_product, trace))
+                .is_some()
+            {
+                b_shape = known.into_iter().map(Some).collect();
             }
         }
-        ([auto], Some(a_product)) => {
-            if let Some(mut known) = others_known(&b_shape, Some(*auto)) {
-                if broken
-                    .check(shape_auto_value(&mut known, *auto, a_product, trace))
-                    .is_some()
-                {
-                    b_shape = known.into_iter().map(Some).collect();
-                }
+        // -1 more than once: no -1 has a value, but "the invariant cannot be
+        // satisfied" when no positive values make up prod(A_shape) (a zero
+        // product of the others, as for one -1 under I-9, cannot).
+        _ => {
+            let satisfiable =
+                others_product.is_some_and(|product| a_product.checked_rem(product) == Some(0));
+            if !satisfiable {
+                broken.push(Clause::ShapeInvariant, ErrorClass::ElementCountMismatch);
             }
         }
-        // -1 twice (or no prod(A_shape)): no -1 has a value, no count is known.
-        _ => {}
     }
     audit_alignment(shape, a_shape, &b_shape, broken);
 }
 
-/// The prefix and suffix rules of every element of input dims that are all in
-/// range, each where the extents it compares are known.
+/// The prefix rule of every element of input dims whose first dim is in range,
+/// the suffix rule of every one whose last dim is, each where the extents it
+/// compares are known.
 fn audit_alignment(
-    shape: &[ShapeElement],
+    shape: &[Option<ShapeElement>],
     a_shape: &[u64],
     b_shape: &[Option<u64>],
     broken: &mut Broken,
@@ -244,25 +367,22 @@ fn audit_alignment(
         extents.and_then(|extents| extents.iter().copied().collect())
     };
     for (element, item) in shape.iter().enumerate() {
-        let ShapeElement::InputDims(dims) = item else {
+        let Some(ShapeElement::InputDims(dims)) = item else {
             continue;
         };
         let (Some(&first_dim), Some(&last_dim)) = (dims.first(), dims.last()) else {
             continue;
         };
-        if dims.iter().any(|dim| *dim >= rank) {
-            continue;
-        }
         // The prefix rule reads B_shape[:i], the suffix rule B_shape[i+1:]: each is
         // given a B_shape whose other extents are never read.
-        if let Some(mut before) = known(b_shape.get(..element)) {
+        if let (true, Some(mut before)) = (first_dim < rank, known(b_shape.get(..element))) {
             before.resize(b_shape.len(), 0);
             broken.check(input_dims_prefix(
                 element, first_dim, a_shape, &before, trace,
             ));
         }
         let after = element.checked_add(1).unwrap_or(element);
-        if let Some(after_extents) = known(b_shape.get(after..)) {
+        if let (true, Some(after_extents)) = (last_dim < rank, known(b_shape.get(after..))) {
             let mut whole = vec![0; after];
             whole.extend(after_extents);
             broken.check(input_dims_suffix(element, last_dim, a_shape, &whole, trace));

@@ -54,7 +54,10 @@ mod shape;
 mod strided;
 mod trace;
 
-pub use audit::{broken_codec_rules_json_str, broken_rules_json_str};
+pub use audit::{
+    BrokenRule, broken_codec_rule_classes_json_str, broken_codec_rules_json_str,
+    broken_rule_classes_json_str, broken_rules_json_str,
+};
 pub use clause::{Clause, Level};
 pub use codec::{ChunkRepresentation, ReshapeCodec};
 pub use configuration::{ReshapeConfiguration, ShapeElement};
