@@ -2,6 +2,9 @@
 //! be evaluated for a pair and fails. Reading I-8 leaves the order of the checks open,
 //! so a generated vector accepts the class of every rule it breaks; the reference's
 //! class, which comes first, must be among them (the meaning test checks that too).
+//! Written apart from the library's audit (`zarr_reshape::broken_rule_classes_json_str`,
+//! which `tests/multi_violation.rs` holds every error vector to); the unit test below
+//! checks that both find the same rules over the whole domain.
 
 use zarr_reshape::{Clause, ErrorClass, ShapeElement};
 
@@ -145,4 +148,39 @@ fn at(shape: &[u64], dim: u64) -> Option<u64> {
         .ok()
         .and_then(|dim| shape.get(dim))
         .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::broken_rules;
+    use crate::meaning::domain::{Domain, configuration_json, json_text};
+
+    /// The literal rules here and the library's audit are written apart; over the
+    /// whole domain they must find the same rules with the same classes, so the
+    /// generated vectors accept what `tests/multi_violation.rs` demands of every
+    /// error vector.
+    #[test]
+    fn the_literal_rules_agree_with_the_library_audit_over_the_domain() {
+        let domain = Domain::standard();
+        let mut disagreements = Vec::new();
+        let mut pairs = 0_usize;
+        for pair in domain.pairs() {
+            pairs = pairs.saturating_add(1);
+            let text = json_text(&configuration_json(pair.configuration));
+            let audit = zarr_reshape::broken_rule_classes_json_str(&text, pair.a_shape);
+            let literal = broken_rules(pair.configuration, pair.a_shape);
+            if audit != literal && disagreements.len() < 20 {
+                disagreements.push(format!(
+                    "{text} on {:?}: audit {audit:?}, literal rules {literal:?}",
+                    pair.a_shape
+                ));
+            }
+        }
+        assert!(pairs > 0, "the domain is empty");
+        assert!(
+            disagreements.is_empty(),
+            "the first disagreements:\n{}",
+            disagreements.join("\n")
+        );
+    }
 }
