@@ -30,25 +30,20 @@
 //! - A codec object that is not an object, a configuration that is not an
 //!   object, or a `shape` that is missing or not an array ends the evaluation.
 
+mod rules;
+
 use crate::clause::Clause;
 use crate::configuration::ShapeElement;
 use crate::error::ReshapeError;
 use crate::error_class::ErrorClass;
-use crate::input_dims::{input_dims_increasing, input_dims_prefix, input_dims_suffix};
 use crate::json::{Json, Node};
-use crate::limits::MAX_RANK;
 use crate::parse::{
     CODEC_MEMBERS, CONFIGURATION_MEMBERS, check_shape_len, codec_name, configuration_members,
     shape_element,
 };
-use crate::product::product_of;
-use crate::shape::{shape_auto_once, shape_auto_value, shape_input_dims, shape_invariant};
 use crate::trace::Trace;
-
-/// A rule a configuration breaks: its clause and the class of the error it gives.
-/// A clause may give more than one class (`limits.rank`: a `shape` too long is
-/// `malformed-configuration`, a decoded rank too large `shape-mismatch`).
-pub type BrokenRule = (Clause, ErrorClass);
+pub use rules::BrokenRule;
+use rules::{Broken, audit_shape};
 
 /// The clauses a codec `configuration`, as JSON text, breaks on the decoded shape
 /// `a_shape`: every one that can be evaluated, in the order of [`Clause::ALL`],
@@ -74,9 +69,16 @@ pub fn broken_rules_json_str(configuration: &str, a_shape: &[u64]) -> Vec<Clause
     clauses_of(&rules_json_str(configuration, a_shape, Skipped::Dropped))
 }
 
-/// Like [`broken_rules_json_str`], with the class of each rule broken: the
-/// classes an error vector accepts when the spec sets no order of checks
-/// (reading I-8). Sorted by clause, then class; each pair once.
+/// The rules a codec `configuration`, as JSON text, breaks on the decoded shape
+/// `a_shape`, each with the class of its error: the classes an error vector
+/// accepts, as the spec sets no order of checks (reading I-8). Sorted by clause,
+/// then class; each pair once; empty when the configuration resolves.
+///
+/// Unlike [`broken_rules_json_str`], which drops an element that is no shape
+/// element (as an implementation that skips the element rules would, so that a
+/// vector's sibling can be checked), this keeps it as an extent no rule can
+/// read: no conforming implementation gets past such an element, so `[{}]` on
+/// `[6]` breaks `shape.element` only, not the invariant.
 ///
 /// ```
 /// use zarr_reshape::{Clause, ErrorClass, broken_rule_classes_json_str};
@@ -93,6 +95,8 @@ pub fn broken_rules_json_str(configuration: &str, a_shape: &[u64]) -> Vec<Clause
 ///     (Clause::ShapeInputDims, ErrorClass::MalformedConfiguration),
 ///     (Clause::InputDimsRange, ErrorClass::InputDimOutOfRange),
 /// ]);
+/// let broken = broken_rule_classes_json_str(r#"{"shape": [{}]}"#, &[6]);
+/// assert_eq!(broken, [(Clause::ShapeElement, ErrorClass::MalformedConfiguration)]);
 /// // 257 input dims in one element, on a decoded shape of rank 257: both limits.
 /// let dims: Vec<String> = (0..257).map(|dim: u32| dim.to_string()).collect();
 /// let configuration = format!(r#"{{"shape": [[{}]]}}"#, dims.join(", "));
@@ -174,37 +178,6 @@ fn clauses_of(rules: &[BrokenRule]) -> Vec<Clause> {
     clauses
 }
 
-/// The rules found broken so far.
-#[derive(Default)]
-struct Broken(Vec<BrokenRule>);
-
-impl Broken {
-    fn push(&mut self, clause: Clause, class: ErrorClass) {
-        self.0.push((clause, class));
-    }
-
-    /// A rule whose error is `malformed-configuration`: the JSON is not of the
-    /// codec's form.
-    fn malformed(&mut self, clause: Clause) {
-        self.push(clause, ErrorClass::MalformedConfiguration);
-    }
-
-    fn add(&mut self, error: &ReshapeError) {
-        self.push(error.clause(), error.class());
-    }
-
-    /// Notes the rule an `Err` broke; gives back the value of an `Ok`.
-    fn check<T>(&mut self, outcome: Result<T, ReshapeError>) -> Option<T> {
-        outcome.map_err(|error| self.add(&error)).ok()
-    }
-
-    fn into_rules(mut self) -> Vec<BrokenRule> {
-        self.0.sort_unstable();
-        self.0.dedup();
-        self.0
-    }
-}
-
 /// What the rules after the element rules read in place of an element that is
 /// no shape element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,125 +240,4 @@ fn audit_configuration(
         .filter(|parsed| parsed.is_some() || skipped == Skipped::Unknown)
         .collect();
     audit_shape(&shape, a_shape, broken);
-}
-
-/// The rules over the elements that were read (`None`: an element of unknown
-/// extent), each evaluated on its own.
-fn audit_shape(shape: &[Option<ShapeElement>], a_shape: &[u64], broken: &mut Broken) {
-    let trace = &mut Trace::off();
-    if a_shape.len() > MAX_RANK {
-        broken.push(Clause::LimitsRank, ErrorClass::ShapeMismatch);
-    }
-    // Counting -1 and the order of input dims need no extent: the elements read
-    // break these rules whatever the others are.
-    let read: Vec<ShapeElement> = shape.iter().flatten().cloned().collect();
-    broken.check(shape_auto_once(&read, trace));
-    broken.check(input_dims_increasing(&read, trace));
-    let a_product = product_of(a_shape);
-    if a_product.is_none() {
-        broken.push(Clause::LimitsU64, ErrorClass::Overflow);
-    }
-    // B_shape as far as it is known; the -1's slot is None until its value is.
-    let mut b_shape: Vec<Option<u64>> = shape
-        .iter()
-        .enumerate()
-        .map(|(element, item)| match item {
-            Some(ShapeElement::Size(size)) => Some(*size),
-            Some(ShapeElement::InputDims(dims)) => {
-                broken.check(shape_input_dims(element, dims, a_shape, trace))
-            }
-            Some(ShapeElement::Auto) | None => None,
-        })
-        .collect();
-    let autos: Vec<usize> = shape
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| **item == Some(ShapeElement::Auto))
-        .map(|(element, _)| element)
-        .collect();
-    // The extents other than the -1s, if all are known.
-    let others: Option<Vec<u64>> = b_shape
-        .iter()
-        .enumerate()
-        .filter(|(element, _)| !autos.contains(element))
-        .map(|(_, extent)| *extent)
-        .collect();
-    let (Some(others), Some(a_product)) = (others, a_product) else {
-        return audit_alignment(shape, a_shape, &b_shape, broken);
-    };
-    // A product beyond 64 bits exceeds prod(A_shape): overflow, or, in exact
-    // arithmetic (I-7), no -1 and no invariant can make the counts agree.
-    let others_product = product_of(&others);
-    if others_product.is_none() {
-        broken.push(Clause::LimitsU64, ErrorClass::Overflow);
-    }
-    match autos.as_slice() {
-        [] => {
-            if others_product.is_none() {
-                broken.push(Clause::ShapeInvariant, ErrorClass::ElementCountMismatch);
-            }
-            broken.check(shape_invariant(&others, a_product, trace));
-        }
-        [auto] => {
-            if others_product.is_none() {
-                broken.push(Clause::ShapeAutoValue, ErrorClass::ElementCountMismatch);
-            }
-            let mut known: Vec<u64> = b_shape.iter().map(|extent| extent.unwrap_or(0)).collect();
-            if broken
-                .check(shape_auto_value(&mut known, *auto, a_product, trace))
-                .is_some()
-            {
-                b_shape = known.into_iter().map(Some).collect();
-            }
-        }
-        // -1 more than once: no -1 has a value, but "the invariant cannot be
-        // satisfied" when no positive values make up prod(A_shape) (a zero
-        // product of the others, as for one -1 under I-9, cannot).
-        _ => {
-            let satisfiable =
-                others_product.is_some_and(|product| a_product.checked_rem(product) == Some(0));
-            if !satisfiable {
-                broken.push(Clause::ShapeInvariant, ErrorClass::ElementCountMismatch);
-            }
-        }
-    }
-    audit_alignment(shape, a_shape, &b_shape, broken);
-}
-
-/// The prefix rule of every element of input dims whose first dim is in range,
-/// the suffix rule of every one whose last dim is, each where the extents it
-/// compares are known.
-fn audit_alignment(
-    shape: &[Option<ShapeElement>],
-    a_shape: &[u64],
-    b_shape: &[Option<u64>],
-    broken: &mut Broken,
-) {
-    let trace = &mut Trace::off();
-    let rank = u64::try_from(a_shape.len()).unwrap_or(u64::MAX);
-    let known = |extents: Option<&[Option<u64>]>| -> Option<Vec<u64>> {
-        extents.and_then(|extents| extents.iter().copied().collect())
-    };
-    for (element, item) in shape.iter().enumerate() {
-        let Some(ShapeElement::InputDims(dims)) = item else {
-            continue;
-        };
-        let (Some(&first_dim), Some(&last_dim)) = (dims.first(), dims.last()) else {
-            continue;
-        };
-        // The prefix rule reads B_shape[:i], the suffix rule B_shape[i+1:]: each is
-        // given a B_shape whose other extents are never read.
-        if let (true, Some(mut before)) = (first_dim < rank, known(b_shape.get(..element))) {
-            before.resize(b_shape.len(), 0);
-            broken.check(input_dims_prefix(
-                element, first_dim, a_shape, &before, trace,
-            ));
-        }
-        let after = element.checked_add(1).unwrap_or(element);
-        if let (true, Some(after_extents)) = (last_dim < rank, known(b_shape.get(after..))) {
-            let mut whole = vec![0; after];
-            whole.extend(after_extents);
-            broken.check(input_dims_suffix(element, last_dim, a_shape, &whole, trace));
-        }
-    }
 }
