@@ -30,8 +30,8 @@
 //! - A codec object that is not an object, a configuration that is not an
 //!   object, or a `shape` that is missing or not an array ends the evaluation.
 
-mod rules;
-
+pub use crate::audit_rules::BrokenRule;
+use crate::audit_rules::{Broken, audit_shape};
 use crate::clause::Clause;
 use crate::configuration::ShapeElement;
 use crate::error::ReshapeError;
@@ -42,8 +42,6 @@ use crate::parse::{
     shape_element,
 };
 use crate::trace::Trace;
-pub use rules::BrokenRule;
-use rules::{Broken, audit_shape};
 
 /// The clauses a codec `configuration`, as JSON text, breaks on the decoded shape
 /// `a_shape`: every one that can be evaluated, in the order of [`Clause::ALL`],

@@ -36,6 +36,7 @@
 
 mod algorithm;
 mod audit;
+mod audit_rules;
 mod clause;
 mod codec;
 mod configuration;

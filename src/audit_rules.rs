@@ -1,6 +1,6 @@
-//! The rules over the elements of `shape` that were read, each evaluated on its
-//! own, and the list of rules found broken (the parent module says what a rule
-//! is evaluated on when another one is broken).
+//! For the audit (`audit.rs`, which says what a rule is evaluated on when another
+//! one is broken): the rules over the elements of `shape` that were read, each
+//! evaluated on its own, and the list of rules found broken.
 
 use crate::clause::Clause;
 use crate::configuration::ShapeElement;
@@ -20,29 +20,29 @@ pub type BrokenRule = (Clause, ErrorClass);
 
 /// The rules found broken so far.
 #[derive(Default)]
-pub(super) struct Broken(Vec<BrokenRule>);
+pub(crate) struct Broken(Vec<BrokenRule>);
 
 impl Broken {
-    pub(super) fn push(&mut self, clause: Clause, class: ErrorClass) {
+    pub(crate) fn push(&mut self, clause: Clause, class: ErrorClass) {
         self.0.push((clause, class));
     }
 
     /// A rule whose error is `malformed-configuration`: the JSON is not of the
     /// codec's form.
-    pub(super) fn malformed(&mut self, clause: Clause) {
+    pub(crate) fn malformed(&mut self, clause: Clause) {
         self.push(clause, ErrorClass::MalformedConfiguration);
     }
 
-    pub(super) fn add(&mut self, error: &ReshapeError) {
+    pub(crate) fn add(&mut self, error: &ReshapeError) {
         self.push(error.clause(), error.class());
     }
 
     /// Notes the rule an `Err` broke; gives back the value of an `Ok`.
-    pub(super) fn check<T>(&mut self, outcome: Result<T, ReshapeError>) -> Option<T> {
+    pub(crate) fn check<T>(&mut self, outcome: Result<T, ReshapeError>) -> Option<T> {
         outcome.map_err(|error| self.add(&error)).ok()
     }
 
-    pub(super) fn into_rules(mut self) -> Vec<BrokenRule> {
+    pub(crate) fn into_rules(mut self) -> Vec<BrokenRule> {
         self.0.sort_unstable();
         self.0.dedup();
         self.0
@@ -51,7 +51,7 @@ impl Broken {
 
 /// The rules over the elements that were read (`None`: an element of unknown
 /// extent), each evaluated on its own.
-pub(super) fn audit_shape(shape: &[Option<ShapeElement>], a_shape: &[u64], broken: &mut Broken) {
+pub(crate) fn audit_shape(shape: &[Option<ShapeElement>], a_shape: &[u64], broken: &mut Broken) {
     let trace = &mut Trace::off();
     if a_shape.len() > MAX_RANK {
         broken.push(Clause::LimitsRank, ErrorClass::ShapeMismatch);
