@@ -13,6 +13,9 @@
 #                     and src/resolve.rs (44 mutants, the two untestable ones left
 #                     out), under ~3 minutes once cargo-mutants and the dependencies
 #                     are built.
+#   mutants.sh audit  src/audit.rs and src/audit_rules.rs, judged by their own test,
+#                     tests/multi_violation.rs (conformance/scripts/mutants-audit.toml):
+#                     no vector calls the audit. About 2 minutes.
 #   mutants.sh check  no mutant is run: `cargo mutants --list` (seconds, nothing
 #                     built) must find exactly the mutants of the committed results,
 #                     conformance/reports/mutants.json, and each missed one there
@@ -84,12 +87,19 @@ fast)
         --file src/shape.rs --file src/input_dims.rs --file src/resolve.rs
         --exclude-re 'delete match arm [01] in shape_input_dims' "$@")
     ;;
+audit)
+    limit=${MUTANTS_TIMEOUT:-900}
+    args=("${common[@]}" --config conformance/scripts/mutants-audit.toml
+        --file src/audit.rs --file src/audit_rules.rs "$@")
+    ;;
 *)
-    echo "usage: $0 [full|rules|fast] [cargo mutants arguments] | check | record OUT..." >&2
+    echo "usage: $0 [full|rules|fast|audit] [cargo mutants arguments] | check | record OUT..." >&2
     exit 2
     ;;
 esac
 
+# cargo-mutants creates the output folder but not its parents.
+mkdir -p "$(dirname "$out")"
 echo "cargo mutants ${args[*]}"
 start=$(date +%s)
 status=0
