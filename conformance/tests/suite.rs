@@ -312,15 +312,21 @@ fn mutants_md_is_up_to_date() {
     let tables = matrix::mutants_tables(&mutation_results());
     let fresh = matrix::replace_block(&current, "mutants", &tables)
         .expect("mutants.md lacks the markers of the generated block mutants");
+    bless_or_fail(&path, &current, &fresh, "conformance/reports/mutants.md");
+}
+
+/// Passes when `fresh` is what `path` holds; else rewrites it under
+/// `ZARR_RESHAPE_BLESS`, or fails saying how to.
+fn bless_or_fail(path: &Path, current: &str, fresh: &str, name: &str) {
     if fresh == current {
         return;
     }
     if std::env::var_os("ZARR_RESHAPE_BLESS").is_some() {
-        std::fs::write(&path, fresh).unwrap();
+        std::fs::write(path, fresh).unwrap();
         return;
     }
     panic!(
-        "conformance/reports/mutants.md is stale; run `ZARR_RESHAPE_BLESS=1 cargo test -p zarr-reshape-conformance --test suite` and commit it"
+        "{name} is stale; run `ZARR_RESHAPE_BLESS=1 cargo test -p zarr-reshape-conformance --test suite` and commit it"
     );
 }
 
@@ -351,14 +357,5 @@ fn conformance_md_is_up_to_date() {
             panic!("CONFORMANCE.md lacks the markers of the generated block {name}")
         });
     }
-    if fresh == current {
-        return;
-    }
-    if std::env::var_os("ZARR_RESHAPE_BLESS").is_some() {
-        std::fs::write(&path, fresh).unwrap();
-        return;
-    }
-    panic!(
-        "CONFORMANCE.md is stale; run `ZARR_RESHAPE_BLESS=1 cargo test -p zarr-reshape-conformance --test suite` and commit it"
-    );
+    bless_or_fail(&path, &current, &fresh, "CONFORMANCE.md");
 }
