@@ -36,7 +36,7 @@ pub fn render_log(report: &RunLog) -> String {
     );
     let _ = writeln!(
         out,
-        "Suite version {}, {}: {} pass, {} fail, {} error, {} crash, {} skip, {}.\n",
+        "Vector format {}, {}: {} pass, {} fail, {} error, {} crash, {} skip, {}.\n",
         report.header.suite_version,
         plural(tally.total(), "case", "cases"),
         tally.pass,

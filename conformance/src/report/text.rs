@@ -41,7 +41,7 @@ pub fn render(report: &RunLog) -> String {
     let tally = Tally::of(&report.cases);
     let _ = writeln!(
         out,
-        "{} {} ({}), suite version {}: {}",
+        "{} {} ({}), vector format {}: {}",
         safe(&info.name),
         safe(&info.version),
         safe(&info.language),

@@ -82,7 +82,7 @@ fn suites(logs: &[RunLog]) -> String {
     versions.dedup();
     let versions: Vec<String> = versions.iter().map(u64::to_string).collect();
     format!(
-        "{} run{}, suite version {}",
+        "{} run{}, vector format {}",
         logs.len(),
         if logs.len() == 1 { "" } else { "s" },
         versions.join(", ")
