@@ -225,22 +225,22 @@ fn read_array(path: &Path, region: Option<&(Vec<u64>, Vec<u64>)>) -> Answer {
             insert_array(&mut output, &array);
             Answer::Output(output)
         }
-        Err(error) => Answer::Error {
-            class: Some(error.class.as_str().to_string()),
-            message: error.message,
-        },
+        Err(error) => refused(error),
     }
 }
 
 /// Resolves a codec chain's shapes (`crate::zarr`): every step's encoded shape,
 /// or the class of what stopped it.
 fn resolve_chain(codecs: &Value, chunk_shape: &[u64], data_type: DataType) -> Answer {
-    match zarr::resolve_chain(codecs, chunk_shape, data_type) {
-        Ok(shapes) => Answer::Output(shapes.to_json()),
-        Err(error) => Answer::Error {
-            class: Some(error.class.as_str().to_string()),
-            message: error.message,
-        },
+    zarr::resolve_chain(codecs, chunk_shape, data_type)
+        .map_or_else(refused, |shapes| Answer::Output(shapes.to_json()))
+}
+
+/// What stopped the Zarr reader, as a rejection with its class.
+fn refused(error: zarr::ZarrError) -> Answer {
+    Answer::Error {
+        class: Some(error.class.as_str().to_string()),
+        message: error.message,
     }
 }
 
