@@ -33,6 +33,7 @@ pub mod fixtures;
 mod judge;
 pub mod matrix;
 pub mod meaning;
+pub mod readings;
 pub mod reference;
 mod registry;
 pub mod report;

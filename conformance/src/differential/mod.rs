@@ -17,7 +17,7 @@ mod generate;
 mod render;
 mod shrink;
 mod silence;
-mod syntax;
+pub(crate) mod syntax;
 mod text;
 
 use std::cell::RefCell;

@@ -1,0 +1,291 @@
+//! A case's answer under every combination of the documented readings it raises,
+//! and the level and classes that follow.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+use zarr_reshape::{Clause, ErrorClass, Level};
+
+use super::alternative::{
+    Alternative, codecs, integral_rewrite, must_understand_rewrite, negative_zero_dim,
+    optional_members_rewrite, shape_is_computed,
+};
+use super::exact::{self, Mode};
+use crate::answer::Answer;
+use crate::reference;
+use crate::vector::{Case, Operation, parse_case};
+
+/// The answers to one case, one per combination of the other readings it raises
+/// (the reference's own answer first, under none of them).
+#[derive(Debug, Clone)]
+pub struct Verdicts {
+    /// Each combination of other readings taken, and the answer under it.
+    pub answers: Vec<(Vec<Alternative>, Answer)>,
+}
+
+impl Verdicts {
+    /// Whether two readings give different verdicts: an error against a success,
+    /// or two different successes. Which class an error names is no verdict.
+    #[must_use]
+    pub fn differ(&self) -> bool {
+        let mut outputs = self.answers.iter().map(|(_, answer)| match answer {
+            Answer::Output(output) => Some(output),
+            _ => None,
+        });
+        let first = outputs.next().flatten();
+        outputs.any(|output| output != first)
+    }
+
+    /// Every class an error answer names, under any reading.
+    #[must_use]
+    pub fn classes(&self) -> BTreeSet<String> {
+        self.answers
+            .iter()
+            .filter_map(|(_, answer)| match answer {
+                Answer::Error { class, .. } => class.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The interpretations whose other reading changes the verdict: those a
+    /// case below `must` depends on.
+    #[must_use]
+    pub fn deciding(&self) -> BTreeSet<&'static str> {
+        let under = |taken: &[Alternative]| {
+            self.answers
+                .iter()
+                .find(|(other, _)| other.as_slice() == taken)
+                .map(|(_, answer)| verdict(answer))
+        };
+        // An alternative decides where taking it, and nothing else, changes the verdict.
+        let mut deciding = BTreeSet::new();
+        for (taken, answer) in &self.answers {
+            for alternative in taken {
+                let without: Vec<Alternative> =
+                    taken.iter().copied().filter(|a| a != alternative).collect();
+                if under(&without).is_some_and(|other| other != verdict(answer)) {
+                    deciding.insert(alternative.reading());
+                }
+            }
+        }
+        deciding
+    }
+
+    /// The level that follows: the spec's own `should` stays; otherwise `must`
+    /// unless two documented readings give different verdicts.
+    #[must_use]
+    pub fn level(&self, clause: Option<Clause>) -> Level {
+        match clause.map(Clause::level) {
+            Some(Level::Should) => Level::Should,
+            _ if self.differ() => Level::Interpretation,
+            _ => Level::Must,
+        }
+    }
+}
+
+fn verdict(answer: &Answer) -> Option<&Map<String, Value>> {
+    match answer {
+        Answer::Output(output) => Some(output),
+        _ => None,
+    }
+}
+
+/// The level a case's readings give it.
+///
+/// # Errors
+/// As [`verdicts`].
+pub fn derived_level(case: &Case) -> Result<Level, String> {
+    let clause = case
+        .clauses
+        .first()
+        .and_then(|id| Clause::ALL.iter().copied().find(|clause| clause.id() == id));
+    Ok(verdicts(case)?.level(clause))
+}
+
+/// The case's answer under every combination of the other readings it raises.
+///
+/// # Errors
+/// When a reading cannot be applied to the case (a shape the reference computes
+/// inside a chain or an array, an answer the reference declines): the case cannot
+/// be judged, which the levels test reports.
+pub fn verdicts(case: &Case) -> Result<Verdicts, String> {
+    let raised: Vec<Alternative> = Alternative::ALL
+        .into_iter()
+        .filter(|alternative| alternative.applies(case))
+        .collect();
+    let mut answers = Vec::new();
+    for taken in combinations(&raised) {
+        let answer = answer_under(case, &taken)?;
+        if let Answer::Skipped { reason }
+        | Answer::Errored { message: reason }
+        | Answer::Crashed { message: reason } = &answer
+        {
+            return Err(format!("{}: no answer under {taken:?}: {reason}", case.id));
+        }
+        answers.push((taken, answer));
+    }
+    Ok(Verdicts { answers })
+}
+
+/// Every subset of `raised`, the empty one first.
+fn combinations(raised: &[Alternative]) -> Vec<Vec<Alternative>> {
+    let mut subsets = vec![Vec::new()];
+    for alternative in raised {
+        let with: Vec<Vec<Alternative>> = subsets
+            .iter()
+            .map(|subset| {
+                let mut subset = subset.clone();
+                subset.push(*alternative);
+                subset
+            })
+            .collect();
+        subsets.extend(with);
+    }
+    subsets
+}
+
+fn refused(class: ErrorClass, reading: &str) -> Answer {
+    Answer::Error {
+        class: Some(class.as_str().to_owned()),
+        message: format!("refused under the other reading of {reading}"),
+    }
+}
+
+/// A reading that rewrites the case's JSON (`None`: nothing to rewrite).
+type Rewrite = fn(&Case) -> Option<Value>;
+
+fn answer_under(case: &Case, taken: &[Alternative]) -> Result<Answer, String> {
+    let has = |alternative: Alternative| taken.contains(&alternative);
+    // The refusal readings answer before anything is read.
+    for alternative in taken {
+        let Some(class) = alternative.refusal() else {
+            continue;
+        };
+        if class == ErrorClass::ShapeMismatch && shape_is_computed(case) {
+            return Err(format!(
+                "{}: {} needs the shape reshape is handed inside a chain or an array",
+                case.id,
+                alternative.reading()
+            ));
+        }
+        return Ok(refused(class, alternative.reading()));
+    }
+    // I-6 read as doubles: -0 is a negative input dim (I-4).
+    if has(Alternative::NumbersAsDoubles)
+        && shape_of(case).is_some_and(|shape| negative_zero_dim(&shape))
+    {
+        return Ok(refused(ErrorClass::MalformedConfiguration, "I-6"));
+    }
+    // The spelling readings rewrite what the reference reads.
+    let mut case = case.clone();
+    let rewrites: [(Alternative, Rewrite); 3] = [
+        (Alternative::MustUnderstandAsTrue, must_understand_rewrite),
+        (Alternative::OptionalMemberIgnored, optional_members_rewrite),
+        (Alternative::NumbersAsDoubles, integral_rewrite),
+    ];
+    for (alternative, rewrite) in rewrites {
+        if has(alternative) {
+            if let Some(json) = rewrite(&case) {
+                case = reparse(&json, &case)?;
+            } else if alternative.applies(&case) {
+                return Err(format!(
+                    "{}: {} cannot be applied to this case",
+                    case.id,
+                    alternative.reading()
+                ));
+            }
+        }
+    }
+    let answer = reference::run(&case);
+    let mode = Mode {
+        exact: has(Alternative::ExactIntegers),
+        bounded: !has(Alternative::Unbounded),
+    };
+    if mode.exact || !mode.bounded {
+        return beyond_limits(&case, answer, mode);
+    }
+    Ok(answer)
+}
+
+fn reparse(json: &Value, case: &Case) -> Result<Case, String> {
+    let mut rewritten = parse_case(json)
+        .map_err(|(pointer, message)| format!("{}: {pointer}: {message}", case.id))?;
+    // A read-array case keeps the path the loader made absolute.
+    rewritten.operation = case.operation.clone();
+    Ok(rewritten)
+}
+
+/// The answer under I-7's exact integers or I-10's unbounded sizes: where the
+/// reference met a limit, `B_shape` is found by [`exact::resolve`] and handed to
+/// the reference as plain sizes for the operation itself.
+fn beyond_limits(case: &Case, answer: Answer, mode: Mode) -> Result<Answer, String> {
+    let Some(shape) = shape_of(case) else {
+        return Ok(answer);
+    };
+    let reference_mode = Mode {
+        exact: false,
+        bounded: true,
+    };
+    let limited = matches!(&answer, Answer::Error { class: Some(class), .. }
+        if class == ErrorClass::Overflow.as_str() || class == ErrorClass::ShapeMismatch.as_str()
+            || class == ErrorClass::MalformedConfiguration.as_str());
+    // Only an answer the limits decide can change: the plain evaluation under the
+    // reference's reading must meet the same limit.
+    if !limited
+        || exact::resolve(&shape, &case.decoded_shape, mode)
+            == exact::resolve(&shape, &case.decoded_shape, reference_mode)
+    {
+        return Ok(answer);
+    }
+    if shape_is_computed(case) {
+        return Err(format!(
+            "{}: I-7 and I-10 need the shape reshape is handed inside a chain or an array",
+            case.id
+        ));
+    }
+    let b_shape = match exact::resolve(&shape, &case.decoded_shape, mode) {
+        Ok(b_shape) => b_shape,
+        Err(class) => return Ok(refused(class, "I-7 or I-10")),
+    };
+    let limit = num_bigint::BigUint::from(u64::MAX);
+    if !matches!(case.operation, Operation::Resolve) && b_shape.iter().any(|extent| *extent > limit)
+    {
+        return Err(format!(
+            "{}: the other reading of I-7 gives an extent beyond 64 bits, which no operation but resolve can be handed",
+            case.id
+        ));
+    }
+    if matches!(case.operation, Operation::Resolve) {
+        let mut output = Map::new();
+        output.insert("encoded_shape".into(), json!(b_shape_json(&b_shape)?));
+        return Ok(Answer::Output(output));
+    }
+    // The operation itself, on the sizes the other reading found.
+    let mut json = case.json.clone();
+    let object = json.as_object_mut().ok_or("a case is an object")?;
+    object.remove("codec");
+    object.insert(
+        "configuration".into(),
+        json!({"shape": b_shape_json(&b_shape)?}),
+    );
+    Ok(reference::run(&reparse(&json, case)?))
+}
+
+fn b_shape_json(b_shape: &[num_bigint::BigUint]) -> Result<Vec<Value>, String> {
+    b_shape
+        .iter()
+        .map(|extent| {
+            serde_json::from_str::<Value>(&extent.to_string()).map_err(|error| error.to_string())
+        })
+        .collect()
+}
+
+/// The `shape` of the one reshape a non-chain case has.
+fn shape_of(case: &Case) -> Option<Value> {
+    codecs(case)
+        .first()?
+        .get("configuration")?
+        .get("shape")
+        .cloned()
+}
