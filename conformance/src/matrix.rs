@@ -64,9 +64,16 @@ pub fn readings(registry: &Registry) -> String {
     for entry in &registry.interpretations {
         let _ = write!(
             out,
-            "### {} ({})\n\n{}\n\n- Reading: {}\n- Why: {}\n\n",
+            "### {} ({})\n\n{}\n\n- Reading: {}\n- Why: {}\n",
             entry.id, entry.kind, entry.text, entry.reading, entry.reason
         );
+        for other in &entry.other_readings {
+            let _ = writeln!(
+                out,
+                "- Other reading (cases it decides are below must): {other}"
+            );
+        }
+        out.push('\n');
     }
     out.trim_end().to_string() + "\n"
 }

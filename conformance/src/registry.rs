@@ -64,6 +64,11 @@ pub struct InterpretationEntry {
     pub reading: String,
     /// Why.
     pub reason: String,
+    /// The other readings a conforming implementation may take, where they can
+    /// give another verdict (`readings::Alternative`); a case whose verdict one of
+    /// them changes is below `must`.
+    #[serde(default)]
+    pub other_readings: Vec<String>,
 }
 
 impl Registry {

@@ -19,7 +19,7 @@ use common::Scratch;
 use serde_json::Value;
 
 /// A real vector: an error-expected case of level `interpretation`.
-const INTERPRETATION_CASE: &str = "limits.u64/group-product-two-to-the-64";
+const INTERPRETATION_CASE: &str = "configuration.members/codec-must-understand-string";
 
 fn spec_cases() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases")
@@ -63,7 +63,7 @@ fn fake(arguments: &[&str]) -> String {
 fn listing(folder: &Path, name: &str, outcome: Option<&str>) -> PathBuf {
     let outcome = outcome.map_or(String::new(), |o| format!("outcome = \"{o}\"\n"));
     let text = format!(
-        "[[failure]]\nids = [\"{INTERPRETATION_CASE}\"]\nclause = \"limits.u64\"\n\
+        "[[failure]]\nids = [\"{INTERPRETATION_CASE}\"]\nclause = \"configuration.members\"\n\
          reason = \"a known fault of the fake\"\n{outcome}"
     );
     let path = folder.join(format!("{name}.toml"));

@@ -11,6 +11,7 @@ use serde_json::Value;
 use zarr_reshape_conformance::Registry;
 use zarr_reshape_conformance::coverage::{self, tally};
 use zarr_reshape_conformance::matrix;
+use zarr_reshape_conformance::readings;
 use zarr_reshape_conformance::report::markdown;
 use zarr_reshape_conformance::run::{Expectations, Reference, run_suite};
 use zarr_reshape_conformance::vector::{self, Case};
@@ -344,6 +345,10 @@ fn conformance_md_is_up_to_date() {
             matrix::clause_matrix(&registry, &tallies, &locations()),
         ),
         ("readings", matrix::readings(&registry)),
+        (
+            "contested-musts",
+            readings::contested::table(files.iter().flat_map(|(_, cases)| cases)),
+        ),
         ("meaning-check", meaning),
         ("reference-results", reference_results()),
         ("zarrs-results", zarrs_results()),
