@@ -223,12 +223,37 @@ const EXTRA_CLASSES: &[(&str, &[&str], &str)] = &[
     (
         "shape.input-dims/input-dim-beyond-rank",
         &["malformed-configuration"],
-        "must case that every reading rejects: an input dim that names no dimension may be read as malformed (I-4)",
+        NAMES_NO_DIMENSION,
     ),
     (
         "shape.input-dims/input-dim-equal-to-rank",
         &["malformed-configuration"],
-        "must case that every reading rejects: an input dim that names no dimension may be read as malformed (I-4)",
+        NAMES_NO_DIMENSION,
+    ),
+    (
+        "shape.input-dims/input-dim-two-to-the-32-narrows-to-zero",
+        &["malformed-configuration"],
+        NAMES_NO_DIMENSION,
+    ),
+    (
+        "shape.input-dims/encode-input-dim-two-to-the-32-narrows-to-zero",
+        &["malformed-configuration"],
+        NAMES_NO_DIMENSION,
+    ),
+    (
+        "shape.input-dims/input-dim-two-to-the-32-minus-1-narrows-to-minus-one",
+        &["malformed-configuration"],
+        NAMES_NO_DIMENSION,
+    ),
+    (
+        "shape.input-dims/input-dims-two-to-the-32-plus-1-narrows-into-range",
+        &["malformed-configuration"],
+        NAMES_NO_DIMENSION,
+    ),
+    (
+        "shape.input-dims/map-region-input-dims-two-to-the-32-plus-1-narrows-into-range",
+        &["malformed-configuration"],
+        NAMES_NO_DIMENSION,
     ),
 ];
 
@@ -260,6 +285,10 @@ fn reading_refusals(json: Option<&str>, a_shape: &[u64]) -> BTreeSet<String> {
     }
     classes
 }
+
+/// Why the vectors of an input dim that names no dimension also accept
+/// `malformed-configuration`.
+const NAMES_NO_DIMENSION: &str = "must case that every reading rejects: an input dim that names no dimension may be read as malformed (I-4)";
 
 /// The operations that resolve a configuration before anything else.
 fn resolves_a_configuration(operation: Operation) -> bool {
