@@ -15,8 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bugs import ACTIVE, BUGS  # noqa: E402
 from chain import resolve_chain  # noqa: E402
-from codec import ReshapeError  # noqa: E402
-from operations import Skip, decode, encode, map_index, map_region  # noqa: E402
+from codec import ReshapeError, Skip  # noqa: E402
+from operations import decode, encode, map_index, map_region  # noqa: E402
 from resolve import resolve  # noqa: E402
 
 OPERATIONS = {

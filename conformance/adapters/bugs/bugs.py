@@ -4,7 +4,7 @@ Each is a one-line description of what the implementation does wrong. They come
 from the spec's MUST rules (one skipped at a time), the arithmetic and JSON typing
 traps of spec-cases/README.md, and what real implementations do (zarrs checks
 positions instead of products, lets the last -1 win and panics on overflow; Java
-implementations use signed 64-bit `long`; numpy-style code reads a[-1]).
+implementations use signed 64-bit `long`, and zarr-java reads sizes with intValue(); numpy-style code reads a[-1]).
 """
 import os
 
@@ -84,6 +84,9 @@ BUGS = {
     "overflow-wrong-class": "overflow is reported as element-count-mismatch",
     "limit-is-i64-max": "the limit is 2^63-1 (signed 64-bit) instead of 2^64-1",
     "limit-off-by-one": "the limit rejects 2^64-1 itself",
+    # integer width: 32-bit readers (shape.size, shape.input-dims, limits.u64)
+    "sizes-read-as-int32": "sizes and input dims are narrowed to their low 32 bits (a uint32_t or `as u32` cast): 2^32 + 6 reads as 6",
+    "jvm-int-value": "sizes and input dims read with Java's Number.intValue() (low 32 bits, signed; fractions truncated), products in a wrapping long, extents of 2^31 or more skipped (int[] chunk shapes, as zarr-java)",
     # limits on ranks (limits.rank, I-10) and odd shapes (I-2, I-3, I-9)
     "rank-limits-unchecked": "no bound on the shape length, input dims per element or decoded rank",
     "shape-rank-limit-off-by-one": "a shape of exactly 256 elements is rejected",

@@ -13,6 +13,10 @@ MAX_RANK = 256  # I-10
 CODEC_MEMBERS = {"name", "configuration", "must_understand"}
 
 
+class Skip(Exception):
+    """The adapter cannot try this case (too large for Python lists, or for a planted int[] shape)."""
+
+
 class ReshapeError(Exception):
     """A deliberate rejection, carrying one of spec-cases/README.md's error classes."""
 
@@ -41,7 +45,7 @@ def mul(a, b):
     product = a * b
     if on("products-wrap-at-64-bits") or WRAPPING[0]:
         return product % 2**64
-    if on("products-wrap-signed-64"):
+    if on("products-wrap-signed-64") or on("jvm-int-value"):
         return (product + 2**63) % 2**64 - 2**63
     if on("overflow-raises-uncaught") and product > U64_MAX:
         raise OverflowError("u64 multiplication overflowed")  # escapes: a crash
@@ -74,6 +78,26 @@ def is_integer(value):
 
 def as_integer(value):
     return int(value) if is_integer(value) else value
+
+
+def int_value(number):
+    """Java's Number.intValue(): an integer's low 32 bits as a signed int; a double truncated, saturating."""
+    if isinstance(number, float):
+        if number != number:
+            return 0
+        return int(max(-(2**31), min(2**31 - 1, number)))  # (int) of a double: toward 0, saturating
+    low = number % 2**32
+    return low - 2**32 if low >= 2**31 else low
+
+
+def narrowed(value):
+    """A size or input dim as the integer-width bugs read it (unchanged without them)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if on("jvm-int-value") and number:
+        return int_value(value)
+    if on("sizes-read-as-int32") and number and not isinstance(value, float) and 0 <= value <= U64_MAX:
+        return value % 2**32  # -1 and values beyond 64 bits are caught before the cast
+    return value
 
 
 def codec_configuration(case):
@@ -110,7 +134,7 @@ def parse_element(element):
     if isinstance(element, list) and not on("nested-input-dims-crash"):
         if len(element) > MAX_RANK and not on("rank-limits-unchecked"):
             raise ReshapeError("malformed-configuration", "more than 256 input dims")
-        dims = [as_integer(d) for d in element]
+        dims = [as_integer(narrowed(d)) for d in element]
         for d in dims:
             if not is_integer(d):
                 raise ReshapeError("malformed-configuration", f"input dim {d!r}")
@@ -119,6 +143,7 @@ def parse_element(element):
         return dims
     if isinstance(element, list):
         return [int(d) for d in element]  # int([1]) is a TypeError: a crash
+    element = narrowed(element)
     if on("object-element-crash") and isinstance(element, dict):
         return element["size"]  # KeyError: a crash
     if on("non-integer-elements-read-as-one-unclassed") and not is_integer(element):

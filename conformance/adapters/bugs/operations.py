@@ -2,15 +2,11 @@
 import itertools
 
 from bugs import on
-from codec import ReshapeError, hang, parse
+from codec import ReshapeError, Skip, hang, parse
 from resolve import LINEAR_SEARCH_LIMIT, decoded_shape, resolve_shape
 
 MAX_ELEMENTS = 10**6  # beyond this an answer is `skipped`: this adapter holds Python lists
 MAX_BOX = 2**20
-
-
-class Skip(Exception):
-    """The adapter cannot try this case (too large for Python lists)."""
 
 
 def shapes(case, operation):
