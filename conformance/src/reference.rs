@@ -236,8 +236,15 @@ fn resolve_chain(codecs: &Value, chunk_shape: &[u64], data_type: DataType) -> An
         .map_or_else(refused, |shapes| Answer::Output(shapes.to_json()))
 }
 
-/// What stopped the Zarr reader, as a rejection with its class.
+/// What stopped the Zarr reader, as a rejection with its class; a codec the
+/// reader does not implement is `skipped`, naming it: the chain may be valid, and
+/// the reference has no verdict (never `malformed-configuration`).
 fn refused(error: zarr::ZarrError) -> Answer {
+    if error.is_unsupported() {
+        return Answer::Skipped {
+            reason: error.message,
+        };
+    }
     Answer::Error {
         class: Some(error.class.as_str().to_string()),
         message: error.message,

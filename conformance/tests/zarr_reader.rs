@@ -173,6 +173,35 @@ fn missing_chunks_read_as_the_fill_value_and_damaged_ones_fail() {
 }
 
 #[test]
+fn crc32c_appends_the_castagnoli_checksum_and_the_reader_verifies_it() {
+    let scratch = Scratch::new("crc32c");
+    let codecs = json!([{"name": "reshape", "configuration": {"shape": [-1]}}, {"name": "bytes"}, {"name": "crc32c"}]);
+    let json = metadata("uint8", &[3, 3], &[3, 3], codecs);
+    let data = write(&scratch.0, &json);
+    let chunk = scratch.0.join("c/0/0");
+    let stored = std::fs::read(&chunk).unwrap();
+    // The 9 bytes, then their CRC-32C little endian; the crate's polynomial is
+    // Castagnoli's (the check value of "123456789" is 0xe3069283, RFC 3720).
+    assert_eq!(stored[..9], [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    let checksum = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+    assert_eq!(checksum.checksum(b"123456789"), 0xe306_9283);
+    assert_eq!(stored[9..], checksum.checksum(&stored[..9]).to_le_bytes());
+    assert_eq!(zarr::read_array(&scratch.0, None).unwrap(), data);
+    // A flipped checksum bit, a flipped data bit, a chunk too short for a checksum:
+    // chunks the reader cannot decode, as a corrupt compressed stream.
+    for corrupt in [
+        [&stored[..12], &[stored[12] ^ 1]].concat(),
+        [&[stored[0] ^ 0x80], &stored[1..]].concat(),
+        stored[..3].to_vec(),
+    ] {
+        std::fs::write(&chunk, &corrupt).unwrap();
+        let error = zarr::read_array(&scratch.0, None).unwrap_err();
+        assert_eq!(error.class.to_string(), "malformed-configuration");
+        assert!(error.message.contains("crc32c cannot decode"), "{error}");
+    }
+}
+
+#[test]
 fn what_the_reader_does_not_understand_fails_to_open_unless_marked_optional() {
     let codecs = || -> Value { serde_json::from_str(TRANSPOSED).unwrap() };
     let base = metadata("int16", &[4, 4], &[2, 4], codecs());
@@ -186,17 +215,28 @@ fn what_the_reader_does_not_understand_fails_to_open_unless_marked_optional() {
     assert_eq!(class_of(&unknown_member), "malformed-configuration");
     unknown_member["x"] = json!({"must_understand": false});
     assert!(ArrayMetadata::from_json(&unknown_member).is_ok());
+    // A codec the reader does not implement is no error of the array: unsupported.
     let mut codecs_plus = codecs();
     codecs_plus
         .as_array_mut()
         .unwrap()
-        .push(json!({"name": "crc32c"}));
-    assert_eq!(
-        class_of(&with("/codecs", codecs_plus.clone())),
-        "malformed-configuration"
-    );
+        .push(json!({"name": "x-unknown-codec"}));
+    let unsupported = ArrayMetadata::from_json(&with("/codecs", codecs_plus.clone()))
+        .and_then(|m| ZarrArray::with_metadata(Path::new("."), m))
+        .unwrap_err();
+    assert!(unsupported.is_unsupported(), "{unsupported}");
+    assert!(unsupported.message.contains("\"x-unknown-codec\""));
     codecs_plus[3]["must_understand"] = json!(false);
     assert!(ArrayMetadata::from_json(&with("/codecs", codecs_plus)).is_ok());
+    let mut crc32c_members = codecs();
+    crc32c_members
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "crc32c", "configuration": {"x": 1}}));
+    assert_eq!(
+        class_of(&with("/codecs", crc32c_members)),
+        "malformed-configuration"
+    );
     // Codec order, transpose rank, grid rank, data types, sizes.
     let gzip_first = json!([{"name": "gzip", "configuration": {"level": 1}}, {"name": "bytes", "configuration": {"endian": "little"}}]);
     assert_eq!(

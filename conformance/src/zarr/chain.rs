@@ -7,7 +7,7 @@ use zarr_reshape::{ErrorClass, ReshapeCodec};
 
 use super::codecs::Codec;
 use super::element::{self, Element};
-use super::shapes::{bytes_endian, bytes_to_bytes, no_array_to_bytes, transposed};
+use super::shapes::{bytes_endian, bytes_to_bytes, no_array_to_bytes, resolve_codecs, transposed};
 use super::{MAX_CHUNK_BYTES, ZarrError, ndarray_shape};
 use crate::arrays::{DataType, MAX_ELEMENTS};
 
@@ -39,12 +39,14 @@ impl Chain {
     /// Resolves `codecs` for chunks of `chunk_shape` and elements of `data_type`.
     ///
     /// # Errors
-    /// The reshape library's class when reshape cannot resolve its decoded shape;
+    /// First the verdict of `resolve-chain` ([`super::shapes`]) on the same chain:
+    /// the reshape library's class when reshape cannot resolve its decoded shape;
     /// `malformed-configuration` for codecs out of the core spec's order (array ->
     /// array codecs, one array -> bytes codec, bytes -> bytes codecs), a transpose
-    /// of the wrong rank, or a multi-byte type without `endian` (the checks of
-    /// `resolve-chain`, [`super::shapes`]), and for `sharding_indexed`, which this
-    /// reader does not read.
+    /// of the wrong rank, or a multi-byte type without `endian`; unsupported for a
+    /// codec this reader does not implement. Then, for a valid chain through
+    /// `sharding_indexed`, which this reader does not read: unsupported
+    /// ([`ZarrError::is_unsupported`]).
     pub(crate) fn resolve(
         codecs: &[Codec],
         chunk_shape: &[u64],
@@ -58,6 +60,8 @@ impl Chain {
                 "chunks of {chunk_shape:?} hold more than {MAX_ELEMENTS} elements, this reader's limit"
             )));
         }
+        // One verdict for both paths: the chain is checked as resolve-chain checks it.
+        resolve_codecs(codecs, chunk_shape, data_type)?;
         let mut shape = chunk_shape.to_vec();
         let mut steps = Vec::new();
         let mut rest = codecs.iter();
@@ -83,11 +87,14 @@ impl Chain {
                 }
                 Some(Codec::Bytes(endian)) => break bytes_endian(*endian, data_type)?,
                 Some(Codec::Sharding(_)) => {
-                    return Err(ZarrError::malformed(
-                        "this reader does not read sharded arrays (sharding_indexed)",
+                    return Err(ZarrError::unsupported(
+                        "the reference's Zarr reader does not read sharded arrays (sharding_indexed)",
                     ));
                 }
-                Some(Codec::Compress(_)) | None => return Err(no_array_to_bytes()),
+                // Refused by resolve_codecs above; kept so that no order is assumed here.
+                Some(Codec::Compress(_) | Codec::Unsupported { .. }) | None => {
+                    return Err(no_array_to_bytes());
+                }
             }
         };
         let rest = rest.as_slice();

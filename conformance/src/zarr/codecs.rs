@@ -1,7 +1,9 @@
 //! The codecs of a `codecs` list (core spec, "Codecs"), as this reader knows them:
-//! `transpose`, `reshape` (the zarr-reshape library), `bytes`, `gzip`, `zstd` and
-//! `sharding_indexed`, whose configuration holds codec lists of its own. Unknown
-//! codecs marked `"must_understand": false` are dropped, as the core spec allows.
+//! `transpose`, `reshape` (the zarr-reshape library), `bytes`, `gzip`, `zstd`,
+//! `crc32c` and `sharding_indexed`, whose configuration holds codec lists of its
+//! own. Any other codec is kept as [`Codec::Unsupported`]: a valid chain may hold
+//! it, and only this reader cannot evaluate it. Unknown codecs marked
+//! `"must_understand": false` are dropped, as the core spec allows.
 
 use serde_json::{Map, Value};
 use zarr_reshape::ReshapeConfiguration;
@@ -18,11 +20,26 @@ pub enum Codec {
     Reshape(ReshapeConfiguration),
     /// `bytes` (array -> bytes): big endian, little endian, or not given.
     Bytes(Option<bool>),
-    /// `gzip` or `zstd` (bytes -> bytes).
+    /// `gzip`, `zstd` or `crc32c` (bytes -> bytes).
     Compress(Compressor),
     /// `sharding_indexed` (array -> bytes), with its inner chains.
     Sharding(Box<Sharding>),
+    /// A codec this reader does not implement (`blosc`, or a name it does not
+    /// know), with the kind the core spec gives it when the name is a core
+    /// codec's. Its configuration is not read: no verdict on the chain depends
+    /// on it, only the answer "cannot evaluate" (`skipped`).
+    Unsupported {
+        /// The codec's name.
+        name: String,
+        /// Whether the core spec makes it a bytes -> bytes codec (`blosc`); for
+        /// an unknown name its kind, and so its place in the chain, is unknown.
+        bytes_to_bytes: bool,
+    },
 }
+
+/// The core codecs this reader does not implement, all bytes -> bytes (core
+/// spec, "Core codecs"; `crc32c`, once a core codec, is implemented).
+const CORE_BYTES_TO_BYTES: [&str; 1] = ["blosc"];
 
 pub(super) fn u64s(value: Option<&Value>) -> Option<Vec<u64>> {
     value?.as_array()?.iter().map(Value::as_u64).collect()
@@ -89,7 +106,8 @@ pub(super) fn only(
 }
 
 /// A `codecs` list, each codec read in order; unknown codecs marked
-/// `"must_understand": false` are dropped.
+/// `"must_understand": false` are dropped, other codecs this reader does not
+/// implement kept as [`Codec::Unsupported`].
 ///
 /// # Errors
 /// `malformed-configuration` when it is not a list; the first codec's error.
@@ -103,6 +121,7 @@ pub(crate) fn codecs_of(value: &Value) -> Result<Vec<Codec>, ZarrError> {
 }
 
 /// One codec; `None` for an unknown codec marked `"must_understand": false`.
+/// The JSON alone decides these errors, whatever codecs surround it.
 fn codec_of(value: &Value) -> Result<Option<Codec>, ZarrError> {
     let (name, configuration, must_understand) = extension(value, "codec")?;
     let codec = match name.as_str() {
@@ -141,11 +160,10 @@ fn codec_of(value: &Value) -> Result<Option<Codec>, ZarrError> {
         other => match Compressor::from_json(other, &configuration) {
             Some(compressor) => Codec::Compress(compressor?),
             None if !must_understand => return Ok(None),
-            None => {
-                return Err(ZarrError::malformed(format!(
-                    "the codec {other:?} is not supported"
-                )));
-            }
+            None => Codec::Unsupported {
+                name: other.to_string(),
+                bytes_to_bytes: CORE_BYTES_TO_BYTES.contains(&other),
+            },
         },
     };
     Ok(Some(codec))

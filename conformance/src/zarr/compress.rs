@@ -1,8 +1,9 @@
 //! The `bytes -> bytes` codecs: `gzip` (RFC 1952, through flate2's pure-Rust
-//! backend) and `zstd` (through the zstd crate). Both write the same bytes for the
-//! same input and configuration with the pinned crate versions: gzip with mtime 0
-//! and operating system 255 ("unknown"), zstd single-threaded with the content
-//! size in the frame header.
+//! backend), `zstd` (through the zstd crate) and `crc32c` (a CRC-32C checksum,
+//! through the crc crate). Each writes the same bytes for the same input and
+//! configuration with the pinned crate versions: gzip with mtime 0 and operating
+//! system 255 ("unknown"), zstd single-threaded with the content size in the frame
+//! header.
 
 use std::io::{Read, Write};
 
@@ -11,6 +12,12 @@ use flate2::{Compression, GzBuilder, read::GzDecoder};
 use serde_json::{Map, Value, json};
 
 use super::ZarrError;
+
+/// CRC-32C (Castagnoli, the iSCSI polynomial), the checksum of the `crc32c` codec.
+const CASTAGNOLI: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+
+/// The length of the checksum `crc32c` appends.
+const CHECKSUM_BYTES: usize = 4;
 
 /// A `bytes -> bytes` codec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,11 +34,14 @@ pub enum Compressor {
         /// Whether frames carry a content checksum.
         checksum: bool,
     },
+    /// `{"name": "crc32c"}`: the bytes, then their CRC-32C as 4 bytes little endian
+    /// (the zarr-extensions `crc32c` codec, formerly a core codec).
+    Crc32c,
 }
 
 impl Compressor {
-    /// Reads the configuration of codec `name` (`gzip` or `zstd`); `None` for
-    /// another name.
+    /// Reads the configuration of codec `name` (`gzip`, `zstd` or `crc32c`);
+    /// `None` for another name.
     ///
     /// # Errors
     /// `malformed-configuration` for a configuration that is not the codec's.
@@ -76,6 +86,8 @@ impl Compressor {
                 };
                 Ok(Self::Zstd { level, checksum })
             })),
+            // crc32c has no configuration: an empty object or none at all.
+            "crc32c" => Some(known(&[]).map(|()| Self::Crc32c)),
             _ => None,
         }
     }
@@ -88,6 +100,16 @@ impl Compressor {
             Self::Zstd { level, checksum } => {
                 json!({"name": "zstd", "configuration": {"level": level, "checksum": checksum}})
             }
+            Self::Crc32c => json!({"name": "crc32c"}),
+        }
+    }
+
+    /// The codec's name.
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Gzip { .. } => "gzip",
+            Self::Zstd { .. } => "zstd",
+            Self::Crc32c => "crc32c",
         }
     }
 
@@ -117,19 +139,22 @@ impl Compressor {
                     .map_err(failed)?;
                 compressor.compress(bytes).map_err(failed)
             }
+            Self::Crc32c => {
+                let mut out = bytes.to_vec();
+                out.extend_from_slice(&CASTAGNOLI.checksum(bytes).to_le_bytes());
+                Ok(out)
+            }
         }
     }
 
-    /// Decompresses `bytes`, reading at most `limit` bytes of output.
+    /// Decodes `bytes`, reading at most `limit` bytes of output.
     ///
     /// # Errors
-    /// `malformed-configuration` for data the codec cannot decode, or output beyond
-    /// `limit`.
+    /// `malformed-configuration` for data the codec cannot decode (for `crc32c`, a
+    /// checksum that does not match, as for a compressed stream that is corrupt), or
+    /// output beyond `limit`.
     pub fn decode(&self, bytes: &[u8], limit: usize) -> Result<Vec<u8>, ZarrError> {
-        let name = match self {
-            Self::Gzip { .. } => "gzip",
-            Self::Zstd { .. } => "zstd",
-        };
+        let name = self.name();
         let failed = |error: std::io::Error| {
             ZarrError::malformed(format!("{name} cannot decode the chunk: {error}"))
         };
@@ -138,6 +163,7 @@ impl Compressor {
             Self::Zstd { .. } => {
                 Box::new(zstd::stream::read::Decoder::with_buffer(bytes).map_err(failed)?)
             }
+            Self::Crc32c => return verified(bytes),
         };
         let mut out = Vec::new();
         let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
@@ -148,5 +174,33 @@ impl Compressor {
             )));
         }
         Ok(out)
+    }
+}
+
+/// The bytes `crc32c` checked, without their checksum: the last 4 bytes are the
+/// CRC-32C of the bytes before them, little endian.
+///
+/// # Errors
+/// `malformed-configuration` for fewer than 4 bytes or a checksum that does not
+/// match: a chunk this reader cannot decode.
+fn verified(bytes: &[u8]) -> Result<Vec<u8>, ZarrError> {
+    let split = bytes.len().checked_sub(CHECKSUM_BYTES);
+    let Some((data, stored)) = split.and_then(|at| bytes.split_at_checked(at)) else {
+        return Err(ZarrError::malformed(format!(
+            "crc32c cannot decode the chunk: {} bytes hold no 4-byte checksum",
+            bytes.len()
+        )));
+    };
+    let stored = <[u8; CHECKSUM_BYTES]>::try_from(stored).map(u32::from_le_bytes);
+    let computed = CASTAGNOLI.checksum(data);
+    match stored {
+        Ok(stored) if stored == computed => Ok(data.to_vec()),
+        Ok(stored) => Err(ZarrError::malformed(format!(
+            "crc32c cannot decode the chunk: its stored checksum {stored:#010x} is not the CRC-32C {computed:#010x} of its {} bytes",
+            data.len()
+        ))),
+        Err(_) => Err(ZarrError::malformed(
+            "crc32c cannot decode the chunk: its checksum is not 4 bytes",
+        )),
     }
 }

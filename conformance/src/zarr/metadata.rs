@@ -1,9 +1,11 @@
 //! `zarr.json` of a Zarr v3 array (core spec, "Array metadata"), for the subset this
 //! reader knows: core data types but `r*`, the `regular` chunk grid, the `default`
-//! chunk key encoding, and the codecs `transpose`, `reshape`, `bytes`, `gzip` and
-//! `zstd` (and `sharding_indexed`, whose shapes `resolve-chain` resolves but which
-//! the reader does not read). Anything else it does not recognise fails to open,
-//! unless marked `"must_understand": false` where the core spec allows that.
+//! chunk key encoding, and the codecs `transpose`, `reshape`, `bytes`, `gzip`,
+//! `zstd` and `crc32c` (and `sharding_indexed`, whose shapes `resolve-chain`
+//! resolves but which the reader does not read). Another codec is kept as
+//! unsupported (the array is not read: no verdict); anything else it does not
+//! recognise fails to open, unless marked `"must_understand": false` where the
+//! core spec allows that.
 
 use serde_json::Value;
 
@@ -39,7 +41,8 @@ pub struct ArrayMetadata {
     pub separator: char,
     /// The fill value, as a 0-dimensional array of the data type.
     pub fill_value: TypedArray,
-    /// The codecs, in order (those marked `"must_understand": false` and unknown dropped).
+    /// The codecs, in order (unknown ones marked `"must_understand": false` dropped,
+    /// other codecs this reader does not implement kept as unsupported).
     pub codecs: Vec<Codec>,
 }
 

@@ -2,12 +2,16 @@
 //! (`spec-cases/arrays/`) and the `read-array` operation: a local folder holding
 //! `zarr.json` and chunk files, a regular chunk grid, the default chunk key
 //! encoding, and the codecs `transpose`, `reshape` (the zarr-reshape library),
-//! `bytes`, `gzip` and `zstd`.
+//! `bytes`, `gzip`, `zstd` and `crc32c`.
 //!
 //! Errors carry a class of the suite's closed set: the reshape library's class for
 //! what the reshape codec rejects, `shape-mismatch` and `out-of-bounds` for a box
 //! of the wrong rank or outside the array, and `malformed-configuration` for
-//! everything else this reader cannot open or read. Resources are bounded: arrays
+//! everything else this reader cannot open or read (a chunk it cannot decode
+//! included: a corrupt compressed stream, a `crc32c` checksum that does not match).
+//! A codec this reader does not implement (`blosc`, an unknown name, and for
+//! reading, `sharding_indexed`) is no error of the array: the error says so
+//! ([`ZarrError::is_unsupported`]), and the reference answers `skipped`. Resources are bounded: arrays
 //! and chunks of at most [`MAX_ELEMENTS`] elements, files of at most
 //! [`MAX_CHUNK_BYTES`] bytes, before and after decompression, reads of at most
 //! [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements, shapes
@@ -45,13 +49,17 @@ use crate::arrays::TypedArray;
 /// decompression, in bytes.
 pub const MAX_CHUNK_BYTES: usize = 64 << 20;
 
-/// Why an array cannot be opened or read, with the class it gives.
+/// Why an array cannot be opened or read, with the class it gives; or that this
+/// reader stopped at a codec it does not implement ([`Self::is_unsupported`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ZarrError {
-    /// The error class (`spec-cases/README.md`).
+    /// The error class (`spec-cases/README.md`); for an unsupported codec,
+    /// `malformed-configuration`, which no answer reports (see [`Self::is_unsupported`]).
     pub class: ErrorClass,
     /// For people.
     pub message: String,
+    /// Set when the reader stopped at a codec it does not implement.
+    unsupported: bool,
 }
 
 impl ZarrError {
@@ -60,6 +68,7 @@ impl ZarrError {
         Self {
             class,
             message: message.into(),
+            unsupported: false,
         }
     }
 
@@ -67,10 +76,29 @@ impl ZarrError {
     pub fn malformed(message: impl Into<String>) -> Self {
         Self::new(ErrorClass::MalformedConfiguration, message)
     }
+
+    /// The reader stopped at a codec it does not implement, in a chain that may
+    /// well be valid: no verdict (the reference answers `skipped`, with `message`).
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        Self {
+            unsupported: true,
+            ..Self::malformed(message)
+        }
+    }
+
+    /// Whether this is no verdict on the array but a codec this reader does not
+    /// implement: answered `skipped`, never as an error of class [`Self::class`].
+    #[must_use]
+    pub fn is_unsupported(&self) -> bool {
+        self.unsupported
+    }
 }
 
 impl fmt::Display for ZarrError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.unsupported {
+            return write!(f, "not implemented by this reader: {}", self.message);
+        }
         write!(f, "{}: {}", self.class, self.message)
     }
 }

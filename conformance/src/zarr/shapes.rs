@@ -44,9 +44,12 @@ impl ChainShapes {
 /// # Errors
 /// The reshape library's class where a reshape codec rejects its configuration or
 /// the shape it is handed; `malformed-configuration` for anything else: a codec
-/// this reader does not know, codecs out of the core spec's order, a codec whose
-/// configuration does not fit the shape it is handed (a transpose `order` of
-/// another length, a sharding `chunk_shape` of another rank or not dividing it).
+/// configuration the JSON alone refuses, codecs out of the core spec's order, a
+/// codec whose configuration does not fit the shape it is handed (a transpose
+/// `order` of another length, a sharding `chunk_shape` of another rank or not
+/// dividing it). A codec this reader does not implement is no error but
+/// [`ZarrError::is_unsupported`], once the walk reaches it: the codecs before
+/// it are checked, and none after it when its kind is unknown.
 pub fn resolve_chain(
     codecs: &Value,
     chunk_shape: &[u64],
@@ -68,6 +71,11 @@ pub(crate) fn resolve_codecs(
     let mut shape = chunk_shape.to_vec();
     let mut encoded_shapes = Vec::new();
     let mut rest = codecs.iter();
+    // Core spec, "Codecs": "the list of codecs must be of the following form: zero
+    // or more array -> array codecs; followed by exactly one array -> bytes codec;
+    // followed by zero or more bytes -> bytes codecs." Walked in chain order, each
+    // codec handed what the one before it encodes to: array -> array codecs until
+    // the array -> bytes codec, then `bytes_to_bytes` for the rest.
     let inner = loop {
         match rest.next() {
             Some(Codec::Transpose(order)) => shape = transposed(order, &shape)?,
@@ -81,7 +89,15 @@ pub(crate) fn resolve_codecs(
                 break None;
             }
             Some(Codec::Sharding(sharding)) => break Some(sharded(sharding, &shape, data_type)?),
-            Some(Codec::Compress(_)) | None => return Err(no_array_to_bytes()),
+            // A codec of unknown kind: what it hands on, so every check after it, is unknown.
+            Some(Codec::Unsupported {
+                name,
+                bytes_to_bytes: false,
+            }) => return Err(not_implemented(name)),
+            // A bytes -> bytes codec, or the end, where the array -> bytes codec must come.
+            Some(Codec::Compress(_) | Codec::Unsupported { .. }) | None => {
+                return Err(no_array_to_bytes());
+            }
         }
         encoded_shapes.push(shape.clone());
     };
@@ -126,26 +142,49 @@ pub(crate) fn bytes_endian(endian: Option<bool>, data_type: DataType) -> Result<
     }
 }
 
-/// The error of a chain without an array -> bytes codec after its array -> array codecs.
+/// The error of a chain without an array -> bytes codec after its array -> array
+/// codecs (the core spec's order: a bytes -> bytes codec cannot come before it).
 pub(crate) fn no_array_to_bytes() -> ZarrError {
     ZarrError::malformed(
-        "the codecs need one array -> bytes codec (bytes or sharding_indexed) after the array -> array codecs",
+        "the codecs need one array -> bytes codec (bytes or sharding_indexed) after the array -> array codecs, and before any bytes -> bytes codec (core spec, Codecs)",
     )
 }
 
-/// Checks that only bytes -> bytes codecs follow the array -> bytes codec.
+/// What a codec this reader does not implement answers: no verdict, its name.
+pub(crate) fn not_implemented(name: &str) -> ZarrError {
+    ZarrError::unsupported(format!(
+        "the codec {name:?} is not implemented by the reference's Zarr reader, so the chain cannot be evaluated"
+    ))
+}
+
+/// Checks that only bytes -> bytes codecs follow the array -> bytes codec (core
+/// spec, "Codecs": "followed by zero or more bytes -> bytes codecs").
 ///
 /// # Errors
-/// `malformed-configuration` for any other codec there.
+/// `malformed-configuration` for any other codec there; then, the chain being
+/// otherwise in order, [`ZarrError::is_unsupported`] for a bytes -> bytes codec
+/// this reader does not implement. A codec of unknown kind is unsupported where
+/// it stands: the codecs after it cannot be checked.
 pub(crate) fn bytes_to_bytes<'a>(rest: impl Iterator<Item = &'a Codec>) -> Result<(), ZarrError> {
+    let mut unsupported = None;
     for codec in rest {
-        if !matches!(codec, Codec::Compress(_)) {
-            return Err(ZarrError::malformed(
-                "after the array -> bytes codec only bytes -> bytes codecs (gzip, zstd) may follow",
-            ));
+        match codec {
+            Codec::Compress(_) => {}
+            Codec::Unsupported {
+                name,
+                bytes_to_bytes: true,
+            } => {
+                unsupported.get_or_insert(name);
+            }
+            Codec::Unsupported { name, .. } => return Err(not_implemented(name)),
+            Codec::Transpose(_) | Codec::Reshape(_) | Codec::Bytes(_) | Codec::Sharding(_) => {
+                return Err(ZarrError::malformed(
+                    "after the array -> bytes codec only bytes -> bytes codecs (gzip, zstd, crc32c) may follow (core spec, Codecs)",
+                ));
+            }
         }
     }
-    Ok(())
+    unsupported.map_or(Ok(()), |name| Err(not_implemented(name)))
 }
 
 /// `sharding_indexed` handed shards of `shape`: its inner chunk shape must have the
