@@ -96,7 +96,9 @@ fn the_set_stays_small_and_covers_the_issue() {
         all.iter()
             .any(|f| f.shape.iter().zip(&f.chunk_shape).any(|(s, c)| s % c != 0))
     );
-    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 4);
+    assert!(all.iter().any(|f| codecs(f).contains(&"crc32c".into())));
+    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 5);
+    assert_eq!(all.iter().filter(|f| f.corrupt_checksums).count(), 1);
     assert!(all.iter().filter(|f| f.region.is_some()).count() >= 3);
 }
 
@@ -127,6 +129,9 @@ fn every_invalid_fixture_fails_with_a_reshape_error_class() {
         let Some(classes) = fixture.error else {
             continue;
         };
+        if fixture.corrupt_checksums {
+            continue; // Its chain is valid: the next test.
+        }
         let error = zarr::read_array(&folder(&fixture), None).unwrap_err();
         assert!(
             classes.contains(&error.class.as_str()),
@@ -149,6 +154,47 @@ fn every_invalid_fixture_fails_with_a_reshape_error_class() {
         let read = read_with_reshape(&json, &folder(&fixture), None).unwrap();
         assert_eq!(read.shape(), fixture.shape);
     }
+}
+
+/// The array with corrupt checksums stores the chunks of its valid twin but for
+/// the bit flipped in each checksum: its only fault is the checksum, and the
+/// reader refuses it as a chunk it cannot decode.
+#[test]
+fn the_corrupt_checksum_fixture_differs_from_its_twin_in_the_checksums_only() {
+    let all = fixtures::fixtures();
+    let corrupt = all.iter().find(|f| f.corrupt_checksums).unwrap();
+    let twin = all.iter().find(|f| f.name == "crc32c-transposed").unwrap();
+    assert_eq!(
+        (&corrupt.codecs, &corrupt.shape, &corrupt.chunk_shape),
+        (&twin.codecs, &twin.shape, &twin.chunk_shape)
+    );
+    let files = fixtures::render().unwrap();
+    let chunks = |name: &str| -> Vec<(String, Vec<u8>)> {
+        let prefix = format!("{}/{name}/c/", fixtures::ARRAYS);
+        files
+            .iter()
+            .filter_map(|(path, bytes)| {
+                Some((path.strip_prefix(&prefix)?.to_string(), bytes.clone()))
+            })
+            .collect()
+    };
+    let (damaged, intact) = (chunks(corrupt.name), chunks(twin.name));
+    assert_eq!(damaged.len(), 4);
+    for ((key, bad), (twin_key, good)) in damaged.iter().zip(&intact) {
+        assert_eq!(key, twin_key);
+        let cut = good.len() - 4;
+        assert_eq!(bad[..cut], good[..cut], "{key}: the data are intact");
+        let flipped: u32 = bad[cut..]
+            .iter()
+            .zip(&good[cut..])
+            .map(|(a, b)| (a ^ b).count_ones())
+            .sum();
+        assert_eq!(flipped, 1, "{key}: one bit of the checksum");
+    }
+    let error = zarr::read_array(&folder(corrupt), None).unwrap_err();
+    assert_eq!(error.class.as_str(), "malformed-configuration");
+    assert!(error.message.contains("crc32c cannot decode"), "{error}");
+    assert_eq!(corrupt.error, Some(&["malformed-configuration"][..]));
 }
 
 /// Reads the array in `dir` with its zarr.json `json`, the reshape codec's
@@ -184,6 +230,7 @@ fn a_wrong_b_shape_does_not_reproduce_the_values() {
         ("big-endian", json!({"shape": [2, 3, 2]})),
         ("gzip-transposed", json!({"shape": [[0], [1, 2]]})),
         ("rank-kept-transposed", json!({"shape": [3, -1]})),
+        ("crc32c-transposed", json!({"shape": [[0], [1, 2]]})),
     ];
     for (name, configuration) in wrong {
         let fixture = fixtures::fixtures()
