@@ -87,6 +87,15 @@ fn the_array_reader_gives_the_same_verdict_on_the_same_chain() {
         let Operation::ResolveChain { data_type } = case.operation else {
             unreachable!()
         };
+        // An array larger than the reader holds is refused for its size, before any
+        // codec: no verdict on the chain (the large-extent chain cases).
+        let elements = case
+            .decoded_shape
+            .iter()
+            .try_fold(1_u64, |count, extent| count.checked_mul(*extent));
+        if elements.is_none_or(|count| count > zarr::MAX_ELEMENTS) {
+            continue;
+        }
         let opened = ArrayMetadata::from_json(&array_json(&case, data_type))
             .and_then(|metadata| ZarrArray::with_metadata(Path::new("."), metadata));
         let resolved = zarr::resolve_chain(codecs(&case), &case.decoded_shape, data_type);
