@@ -134,6 +134,22 @@ BUGS = {
 ACTIVE = os.environ.get("RESHAPE_BUG", "")
 
 
+# The bugs a default run may let through, each with what allows it: a documented
+# other reading of CONFORMANCE.md (levels follow from the readings, so such a bug
+# fails only interpretation cases, or none where the vectors accept both answers),
+# or the protocol itself. run_all.py fails --check when a bug not caught at must
+# has no entry here, or an entry here is caught at must.
+PERMITTED_BY = {
+    "must-understand-not-boolean-accepted": "I-5 (a must_understand that is not a boolean read as true)",
+    "integral-float-read-as-integer": "I-6 (numbers read as doubles; the vectors accept both answers)",
+    "sizes-unbounded": "I-7 (exact integers; the vectors accept both answers)",
+    "empty-input-dims-rejected": "I-1 (an empty input_dims refused)",
+    "empty-shape-rejected": "I-2 (an empty shape refused)",
+    "rank-limits-unchecked": "I-10 (no limit on ranks)",
+    "zero-extent-rejected": "I-9 (a zero extent refused)",
+    "error-class-always-null": "the protocol: an implementation may name no class (--strict-classes catches it)",
+}
+
 def on(name):
     """True when `name` is the bug planted in this run."""
     assert name in BUGS, f"unregistered bug {name}"  # a typo in a hook must not pass silently
