@@ -10,8 +10,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::output::{out, outln};
 use clap::Args;
+use clap::builder::PossibleValuesParser;
 use indicatif::{ProgressBar, ProgressStyle};
-use zarr_reshape_conformance::differential::{Finding, FuzzOptions, Silencer, Summary, fuzz};
+use zarr_reshape_conformance::OPERATIONS;
+use zarr_reshape_conformance::differential::{
+    Finding, FuzzOptions, Silencer, Summary, check_operations, fuzz,
+};
 use zarr_reshape_conformance::run::{Implementation, Reference};
 use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
@@ -47,8 +51,14 @@ pub struct FuzzArgs {
     /// Also write each shrunk vector to `DIR/<clause>/<name>.json`.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Only these operations, comma-separated (of those the adapter lists) [default: all it lists].
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    /// Only these operations, comma-separated; each must be one the adapter lists
+    /// in its start answer [default: all it lists of these five].
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = PossibleValuesParser::new(OPERATIONS),
+    )]
     operations: Vec<String>,
     /// Per-case timeout for the adapter, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
@@ -84,6 +94,9 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
             .map_or(0, |d| d.as_secs())
     });
     let mut implementation = implementation(args)?;
+    // Before any case runs: an operation the adapter does not list would be
+    // dropped, and the run would fuzz the others (or resolve) in its place.
+    check_operations(&args.operations, &implementation.info().operations)?;
     let options = FuzzOptions {
         seed,
         cases: args.cases,

@@ -14,6 +14,7 @@
 
 mod expect;
 mod generate;
+mod operations;
 mod render;
 mod shrink;
 mod silence;
@@ -32,6 +33,7 @@ use crate::judge::{ClassCheck, Outcome, judge};
 use crate::run::{Implementation, ImplementationInfo};
 use crate::vector::Case;
 
+pub use operations::check_operations;
 pub use silence::Silencer;
 
 /// The cases a fuzzing run draws, as a proptest strategy: drafts of the given
@@ -62,7 +64,8 @@ pub struct FuzzOptions {
     pub cases: u32,
     /// How long at most; the case in flight and a shrink under way finish first.
     pub time: Option<Duration>,
-    /// Only these operations (of those the implementation lists); `None` for all.
+    /// Only these operations (of those the implementation lists; others are
+    /// dropped, so check them first with [`check_operations`]); `None` for all.
     pub operations: Option<Vec<String>>,
 }
 
