@@ -7,13 +7,15 @@
 //! construction. The implementation's answer is judged as `run` judges it
 //! ([`crate::judge::judge`]). A disagreement (`fail` or `error`) is shrunk by
 //! proptest, then by `shrink` (parts that must shrink together), towards the
-//! smallest case that still disagrees **the same way** (same operation, clause,
-//! level, expected result and kind of answer), and printed as a vector
-//! file; the search then goes on, skipping disagreements of a kind already found, so
-//! one bug is reported once and the budget goes to finding others.
+//! smallest case that still disagrees **for the same reason** (same operation,
+//! clause, level, expected result, outcome and kind of answer, and no clause or
+//! reading the finding did not touch: `kind`), and printed as a vector file; the
+//! search then goes on, skipping disagreements of a kind already found, so one bug
+//! is reported once and the budget goes to finding others.
 
 mod expect;
 mod generate;
+mod kind;
 mod operations;
 mod render;
 mod shrink;
@@ -32,6 +34,7 @@ use crate::answer::Answer;
 use crate::judge::{ClassCheck, Outcome, judge};
 use crate::run::{Implementation, ImplementationInfo};
 use crate::vector::Case;
+use kind::Reason;
 
 pub use operations::check_operations;
 pub use silence::Silencer;
@@ -160,7 +163,16 @@ enum Checked {
     Agrees,
     Skipped,
     Fault(String),
-    Disagrees(Box<(Case, Answer, Outcome)>),
+    Disagrees(Box<Disagreement>),
+}
+
+/// A case, the implementation's answer and the judgement.
+struct Disagreement(Case, Answer, Outcome);
+
+impl Disagreement {
+    fn reason(&self) -> Reason {
+        Reason::of(&self.0, &self.1, &self.2)
+    }
 }
 
 fn check(implementation: &mut dyn Implementation, draft: &generate::Draft) -> Checked {
@@ -173,42 +185,17 @@ fn check(implementation: &mut dyn Implementation, draft: &generate::Draft) -> Ch
     match judge(&case, &answer, ClassCheck::WhenNamed) {
         Outcome::Pass => Checked::Agrees,
         Outcome::Skip(_) => Checked::Skipped,
-        outcome => Checked::Disagrees(Box::new((case, answer, outcome))),
+        outcome => Checked::Disagrees(Box::new(Disagreement(case, answer, outcome))),
     }
-}
-
-/// The kind of a disagreement: operation, the reference's clause, level and result,
-/// and the kind of the implementation's answer.
-fn signature(case: &Case, answer: &Answer) -> String {
-    let expected = match &case.expect {
-        crate::vector::Expectation::Output(_) => "output".to_string(),
-        crate::vector::Expectation::Error(classes) => classes.first().cloned().unwrap_or_default(),
-        crate::vector::Expectation::AnyOf(_) => "any-of".into(),
-    };
-    let answered = match answer {
-        Answer::Output(_) => "output".to_string(),
-        Answer::Error { class, .. } => class.clone().unwrap_or_else(|| "unnamed".into()),
-        Answer::Skipped { .. } => "skipped".into(),
-        Answer::Errored { .. } => "errored".into(),
-        Answer::Crashed { .. } => "crashed".into(),
-    };
-    let clause = case.clauses.first().map_or("", String::as_str);
-    // A codec the reference rejects is the same finding whatever the operation.
-    let operation = match &case.expect {
-        crate::vector::Expectation::Error(_) if clause != "algorithm.ravel" => "codec",
-        _ => case.operation.name(),
-    };
-    // The level too, so that shrinking never turns a MUST finding into an
-    // interpretation (a zero extent, an empty group) that no longer fails the run.
-    format!("{operation}/{clause}/{}/{expected}->{answered}", case.level)
 }
 
 struct State<'a> {
     implementation: &'a mut dyn Implementation,
     summary: Summary,
+    /// The kinds found (each filed once).
     known: BTreeSet<String>,
-    /// The kind being shrunk, and how many steps it took.
-    shrinking: Option<(String, u64, Instant)>,
+    /// Why the finding being shrunk disagrees, and how many steps it took.
+    shrinking: Option<(Reason, u64, Instant)>,
     stop: bool,
     deadline: Option<Instant>,
     budget: u64,
@@ -268,20 +255,18 @@ pub fn fuzz(
         let mut state = state.borrow_mut();
         match result {
             Err(TestError::Fail(_, draft)) => {
-                let (kind, steps, began) = state
-                    .shrinking
-                    .take()
-                    .unwrap_or_else(|| (String::new(), 0, Instant::now()));
+                let Some((reason, steps, began)) = state.shrinking.take() else {
+                    continue;
+                };
                 let implementation = &mut *state.implementation;
                 let (draft, more) = shrink::minimize(draft, |candidate| {
                     matches!(check(implementation, candidate),
-                        Checked::Disagrees(found) if signature(&found.0, &found.1) == kind)
+                        Checked::Disagrees(found) if reason.admits(&found.reason()))
                 });
                 let steps = steps.saturating_add(more);
+                state.known.insert(reason.kind().to_string());
                 if let Checked::Disagrees(found) = check(state.implementation, &draft) {
-                    let (case, answer, outcome) = *found;
-                    state.known.insert(kind);
-                    state.known.insert(signature(&case, &answer));
+                    let Disagreement(case, answer, outcome) = *found;
                     let silenced = silencer.reason(&case);
                     state.summary.findings.push(Finding {
                         case,
@@ -291,9 +276,6 @@ pub fn fuzz(
                         shrink_steps: steps,
                         shrink_time: began.elapsed(),
                     });
-                } else {
-                    // A disagreement that does not come back (a flaky adapter): noted once.
-                    state.known.insert(kind);
                 }
             }
             // The budget is spent, or the generator failed too often.
@@ -340,17 +322,19 @@ fn step(
             Err(TestCaseError::reject("generator fault"))
         }
         Checked::Disagrees(found) => {
-            let (case, answer, _) = &*found;
-            let kind = signature(case, answer);
+            let reason = found.reason();
             match &mut state.shrinking {
-                Some((shrunk_kind, _, _)) if *shrunk_kind == kind => Err(TestCaseError::fail(kind)),
+                Some((shrunk, _, _)) if shrunk.admits(&reason) => {
+                    Err(TestCaseError::fail(reason.kind().to_string()))
+                }
                 Some(_) => Ok(()),
                 None => {
                     state.summary.disagreements = state.summary.disagreements.saturating_add(1);
-                    if state.known.contains(&kind) {
+                    if state.known.contains(reason.kind()) {
                         Ok(())
                     } else {
-                        state.shrinking = Some((kind.clone(), 0, Instant::now()));
+                        let kind = reason.kind().to_string();
+                        state.shrinking = Some((reason, 0, Instant::now()));
                         Err(TestCaseError::fail(kind))
                     }
                 }
