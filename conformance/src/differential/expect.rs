@@ -6,7 +6,8 @@
 //!
 //! - **I-8** (the order of the checks): a rejected codec accepts the class of every
 //!   rule it breaks, as the generated vectors do (`meaning::rules::broken_rules`, or
-//!   for a configuration that does not parse, the rules its JSON alone breaks);
+//!   for a codec that does not parse, the library's audit, which the fixed vectors
+//!   are held to, and the rules its JSON alone breaks);
 //! - **I-7**: `overflow` is acceptable wherever a product does not fit in 64 bits;
 //!   where the reference reports `overflow` for a product of `shape` and the decoded
 //!   product fits, the classes of the product rules (`element-count-mismatch`,
@@ -21,7 +22,10 @@ use std::hash::{Hash, Hasher};
 
 use serde_json::{Value, json};
 use zarr_reshape::limits::{MAX_RANK, MAX_SHAPE_LEN};
-use zarr_reshape::{Clause, ReshapeConfiguration, ShapeElement, Verdict};
+use zarr_reshape::{
+    BrokenRule, Clause, ReshapeConfiguration, ShapeElement, Verdict,
+    broken_codec_rule_classes_json_str, broken_rule_classes_json_str,
+};
 
 use super::syntax;
 use crate::answer::Answer;
@@ -107,28 +111,42 @@ fn parse(json: &Value) -> Result<Case, String> {
 struct Facts {
     parsed: Option<ReshapeConfiguration>,
     explanation: zarr_reshape::Explanation,
+    /// For a codec that does not parse, every rule it breaks (the library's audit,
+    /// which `tests/multi_violation.rs` holds the fixed vectors to): an unknown
+    /// member beside a shape that breaks the invariant breaks both rules.
+    audited: Vec<BrokenRule>,
 }
 
 impl Facts {
     fn new(case: &Case) -> Self {
+        let a_shape = &case.decoded_shape;
         let (parsed, explanation) = match &case.codec {
             crate::vector::CodecJson::Configuration(json) => (
                 ReshapeConfiguration::from_json_value(json).ok(),
-                zarr_reshape::explain(json, &case.decoded_shape),
+                zarr_reshape::explain(json, a_shape),
             ),
             crate::vector::CodecJson::Codec(json) => (
                 ReshapeConfiguration::from_codec_json_value(json).ok(),
-                zarr_reshape::explain_codec(json, &case.decoded_shape),
+                zarr_reshape::explain_codec(json, a_shape),
             ),
             // Never generated (fuzz offers the first five operations): no one codec.
-            crate::vector::CodecJson::Chain(_) => (
-                None,
-                zarr_reshape::explain(&Value::Null, &case.decoded_shape),
-            ),
+            crate::vector::CodecJson::Chain(_) => {
+                (None, zarr_reshape::explain(&Value::Null, a_shape))
+            }
+        };
+        let audited = match (&parsed, &case.codec) {
+            (Some(_), _) | (None, crate::vector::CodecJson::Chain(_)) => Vec::new(),
+            (None, crate::vector::CodecJson::Configuration(json)) => {
+                broken_rule_classes_json_str(&json.to_string(), a_shape)
+            }
+            (None, crate::vector::CodecJson::Codec(json)) => {
+                broken_codec_rule_classes_json_str(&json.to_string(), a_shape)
+            }
         };
         Self {
             parsed,
             explanation,
+            audited,
         }
     }
 
@@ -170,6 +188,9 @@ impl Facts {
                 for name in syntax::broken_classes(case, case.decoded_shape.len()) {
                     add(name);
                 }
+                for (_, broken) in &self.audited {
+                    add(broken.as_str());
+                }
             }
         }
         if product(&case.decoded_shape).is_none() {
@@ -203,6 +224,7 @@ impl Facts {
                         add(clause);
                     }
                 }
+                self.audited.iter().for_each(|(clause, _)| add(*clause));
             }
             (Answer::Error { class, .. }, Ok(_)) => match class.as_deref() {
                 Some("overflow") => add(Clause::LimitsU64),
