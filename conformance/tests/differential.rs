@@ -15,9 +15,7 @@
     clippy::as_conversions
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::Value;
@@ -28,45 +26,8 @@ use zarr_reshape_conformance::reference;
 use zarr_reshape_conformance::vector::{self, Case, Operation, parse_case};
 use zarr_reshape_conformance::{ClassCheck, Outcome, judge};
 
-const BINARY: &str = env!("CARGO_BIN_EXE_zarr-reshape");
-
-/// A fresh scratch folder under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("differential-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A Python adapter that forwards every message to `zarr-reshape adapter`, and
-/// replaces a result with `mutate(case, result)` when that is not `None` (other
-/// answers go through as written: Python would read the reference's `-0` as 0).
-fn buggy_adapter(dir: &Path, mutate: &str) -> String {
-    let script = format!(
-        r#"import json, subprocess, sys
-ref = subprocess.Popen([{BINARY:?}, "adapter"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-{mutate}
-for line in sys.stdin:
-    message = json.loads(line)
-    ref.stdin.write(line)
-    ref.stdin.flush()
-    if message.get("cmd") == "stop":
-        break
-    reply = ref.stdout.readline()
-    if message.get("cmd") == "run":
-        answer = json.loads(reply)
-        result = mutate(message["case"], answer["result"])
-        if result is not None:
-            answer["result"] = result
-            reply = json.dumps(answer) + "\n"
-    sys.stdout.write(reply)
-    sys.stdout.flush()
-"#
-    );
-    let path = dir.join("buggy_adapter.py");
-    std::fs::write(&path, script).unwrap();
-    format!("python3 {}", path.display())
-}
+mod fuzzing;
+use fuzzing::{BINARY, buggy_adapter, fuzz, scratch, written_vectors};
 
 /// Accepts what the prefix or suffix rule rejects, as zarrs does.
 const ACCEPTS_MISALIGNED: &str = r#"def mutate(case, result):
@@ -94,41 +55,6 @@ def mutate(case, result):
             result["data"] = rebuild(result["data"], flat)
             return result
 "#;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    elapsed: Duration,
-}
-
-fn fuzz(arguments: &[&str]) -> Run {
-    let started = Instant::now();
-    let output = Command::new(BINARY)
-        .arg("fuzz")
-        .args(arguments)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(
-        output.status.code() != Some(2),
-        "fuzz could not start: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    Run {
-        code: output.status.code(),
-        stdout,
-        elapsed: started.elapsed(),
-    }
-}
-
-/// The vectors written under `dir`, each loaded by the vector loader.
-fn written_vectors(dir: &Path) -> Vec<Case> {
-    vector::discover(dir)
-        .unwrap()
-        .iter()
-        .flat_map(|path| vector::load_file(path).unwrap_or_else(|e| panic!("{e}")))
-        .collect()
-}
 
 #[test]
 fn fuzz_finds_no_disagreement_with_the_reference_adapter() {
