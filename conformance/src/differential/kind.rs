@@ -75,3 +75,40 @@ fn kind(case: &Case, answer: &Answer, outcome: &Outcome) -> String {
         outcome.name()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(kind: &str, clauses: &[&str], readings: &[&str]) -> Reason {
+        Reason {
+            kind: kind.into(),
+            clauses: clauses.iter().map(|c| (*c).to_string()).collect(),
+            readings: readings.iter().map(|r| (*r).to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_smaller_case_keeps_the_kind_and_adds_no_clause_or_reading() {
+        let kind = "codec/core.must-understand/must/malformed-configuration->fail:output";
+        let finding = reason(kind, &["core.must-understand", "shape.invariant"], &["I-5"]);
+        assert!(finding.admits(&reason(kind, &["core.must-understand"], &["I-5"])));
+        assert!(finding.admits(&finding.clone()));
+        // Into the empty-shape corner on a 0-d decoded shape: readings I-2 and I-3.
+        assert!(!finding.admits(&reason(
+            kind,
+            &["core.must-understand"],
+            &["I-2", "I-3", "I-5"]
+        )));
+        // Another rule broken besides.
+        assert!(!finding.admits(&reason(
+            kind,
+            &["core.must-understand", "input-dims.prefix"],
+            &["I-5"]
+        )));
+        // Another outcome or answer.
+        let other =
+            "codec/core.must-understand/must/malformed-configuration->fail:element-count-mismatch";
+        assert!(!finding.admits(&reason(other, &["core.must-understand"], &["I-5"])));
+    }
+}
