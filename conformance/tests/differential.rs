@@ -27,7 +27,7 @@ use zarr_reshape_conformance::vector::{self, Case, Operation, parse_case};
 use zarr_reshape_conformance::{ClassCheck, Outcome, judge};
 
 mod fuzzing;
-use fuzzing::{BINARY, buggy_adapter, fuzz, scratch, written_vectors};
+use fuzzing::{BINARY, buggy_adapter, fuzz, fuzz_finding, scratch};
 
 /// Accepts what the prefix or suffix rule rejects, as zarrs does.
 const ACCEPTS_MISALIGNED: &str = r#"def mutate(case, result):
@@ -77,26 +77,12 @@ fn fuzz_finds_no_disagreement_with_the_reference_adapter() {
 fn fuzz_shrinks_an_accepted_misaligned_configuration_to_a_loadable_vector() {
     let dir = scratch("misaligned");
     let adapter = buggy_adapter(&dir, ACCEPTS_MISALIGNED);
-    let out = dir.join("vectors");
-    let run = fuzz(&[
-        "--adapter",
-        &adapter,
-        "--seed",
-        "1",
-        "--cases",
-        "3000",
-        "--time",
-        "30",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let (run, cases) = fuzz_finding(&dir, &adapter, "1", "3000", &["--time", "30"]);
     assert!(
         run.elapsed < Duration::from_secs(30),
         "took {:?}",
         run.elapsed
     );
-    let cases = written_vectors(&out);
     let found = cases
         .iter()
         .find(|case| {
@@ -128,21 +114,7 @@ fn fuzz_shrinks_an_accepted_misaligned_configuration_to_a_loadable_vector() {
 fn fuzz_finds_a_swapped_element_in_encoded_arrays() {
     let dir = scratch("swapped");
     let adapter = buggy_adapter(&dir, SWAPS_ENCODED_ELEMENTS);
-    let out = dir.join("vectors");
-    let run = fuzz(&[
-        "--adapter",
-        &adapter,
-        "--seed",
-        "2",
-        "--cases",
-        "3000",
-        "--time",
-        "30",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, Some(1), "{}", run.stdout);
-    let cases = written_vectors(&out);
+    let (run, cases) = fuzz_finding(&dir, &adapter, "2", "3000", &["--time", "30"]);
     let found = cases
         .iter()
         .find(|case| matches!(case.operation, Operation::Encode(_)))

@@ -91,3 +91,32 @@ pub fn written_vectors(dir: &Path) -> Vec<Case> {
         .flat_map(|path| vector::load_file(path).unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }
+
+/// Fuzzes `adapter` from `seed` for at most `cases` cases (with the `extra`
+/// arguments), writing the shrunk vectors under `dir/vectors`: the run, which must
+/// fail (exit 1), and the vectors it wrote, each loaded by the vector loader.
+pub fn fuzz_finding(
+    dir: &Path,
+    adapter: &str,
+    seed: &str,
+    cases: &str,
+    extra: &[&str],
+) -> (Run, Vec<Case>) {
+    let out = dir.join("vectors");
+    let out_arg = out.to_str().unwrap();
+    let mut arguments = vec![
+        "--adapter",
+        adapter,
+        "--seed",
+        seed,
+        "--cases",
+        cases,
+        "--out",
+        out_arg,
+    ];
+    arguments.extend_from_slice(extra);
+    let run = fuzz(&arguments);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let written = written_vectors(&out);
+    (run, written)
+}
