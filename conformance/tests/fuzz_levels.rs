@@ -4,14 +4,65 @@
 //! run with a MUST finding filed under the clause the reference names, whose
 //! vector touches no reading the fixed vector `configuration.members/unknown-member`
 //! does not; `--operations` refuses names it does not know and operations the
-//! adapter does not list, before any case runs.
+//! adapter does not list, before any case runs; and a generated case has the
+//! level `readings::derived_level` gives it and accepts every class a documented
+//! reading gives, as a fixed vector must.
 
 #![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::path::Path;
 
+use proptest::strategy::{Strategy as _, ValueTree as _};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use zarr_reshape_conformance::OPERATIONS;
+use zarr_reshape_conformance::differential::generated_cases;
+use zarr_reshape_conformance::readings::{derived_level, verdicts};
+use zarr_reshape_conformance::vector::Expectation;
+
 mod fuzzing;
-use fuzzing::{fuzz, fuzz_run};
+use fuzzing::{BINARY, fuzz, fuzz_finding, fuzz_run, scratch};
+
+fn ignores_unknown_members() -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake_adapters/ignores_unknown_members.py");
+    format!("python3 {} {BINARY} adapter", script.display())
+}
+
+#[test]
+fn an_adapter_that_ignores_unknown_members_fails_the_run_at_must() {
+    let dir = scratch("unknown-member");
+    let adapter = ignores_unknown_members();
+    let (run, cases) = fuzz_finding(&dir, &adapter, "1", "2000", &["--operations", "resolve"]);
+    let found = cases
+        .iter()
+        .find(|case| {
+            case.clauses.first().map(String::as_str) == Some("core.must-understand")
+                && case.level == "must"
+        })
+        .unwrap_or_else(|| panic!("no MUST core.must-understand finding in {}", run.stdout));
+    assert!(
+        run.stdout
+            .contains(&format!("{} [fails the run]", found.id)),
+        "{}",
+        run.stdout
+    );
+    // Shrunk to the size of the fixed vector, without stepping into a corner a
+    // reading decides (an empty shape on a 0-d decoded shape, reading I-2).
+    let shape = ["/configuration/shape", "/codec/configuration/shape"]
+        .iter()
+        .find_map(|pointer| found.json.pointer(pointer)?.as_array())
+        .unwrap();
+    assert!(
+        (1..=2).contains(&shape.len()) && found.decoded_shape.len() <= 2,
+        "not shrunk: {}",
+        found.json
+    );
+    assert!(
+        found.interpretations.contains(&"I-5".to_string()),
+        "{}",
+        found.json
+    );
+}
 
 #[test]
 fn operations_the_generator_does_not_know_are_refused_with_the_valid_names() {
@@ -61,4 +112,43 @@ fn an_operation_the_adapter_does_not_list_is_refused_before_any_case_runs() {
         "5",
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stdout);
+}
+
+/// The classes an expectation accepts (those of its error entries).
+fn accepted_classes(expect: &Expectation) -> Vec<String> {
+    match expect {
+        Expectation::Error(classes) => classes.clone(),
+        Expectation::AnyOf(entries) => entries.iter().flat_map(accepted_classes).collect(),
+        Expectation::Output(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn generated_cases_have_the_derived_level_and_every_class_a_reading_gives() {
+    let operations: Vec<String> = OPERATIONS.map(String::from).to_vec();
+    let strategy = generated_cases(&operations);
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[26; 32]),
+    );
+    let mut judged = 0;
+    for _ in 0..3000 {
+        let case = strategy.new_tree(&mut runner).unwrap().current().unwrap();
+        let Ok(verdicts) = verdicts(&case) else {
+            // An operation the exact reading of I-7 cannot be handed: reported only.
+            assert_eq!(case.level, "interpretation", "{}", case.json);
+            continue;
+        };
+        judged += 1;
+        let level = derived_level(&case).unwrap();
+        assert_eq!(case.level, level.as_str(), "{}", case.json);
+        if matches!(case.expect, Expectation::Output(_)) {
+            continue;
+        }
+        let accepted = accepted_classes(&case.expect);
+        for class in verdicts.classes() {
+            assert!(accepted.contains(&class), "{class} missing: {}", case.json);
+        }
+    }
+    assert!(judged > 2000, "only {judged} of 3000 cases judged");
 }

@@ -15,7 +15,13 @@
 //!   reports the rule the product breaks;
 //! - **I-6**: an integral number spelled `2.0` or `1e1` may be read as the integer,
 //!   so the answer to the integer spelling is also acceptable (`any_of`);
-//! - an index or box of the wrong rank may be `shape-mismatch` or `out-of-bounds`.
+//! - an index or box of the wrong rank may be `shape-mismatch` or `out-of-bounds`;
+//! - every class a documented reading gives (`readings::verdicts`): where every
+//!   reading errs the case is `must`, so an implementation that takes another
+//!   reading (refusing `[]`, a 0-d decoded shape) must not fail it.
+//!
+//! The level is the fixed vectors' (`readings::derived_level`): `must` unless two
+//! documented readings give different verdicts.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -23,13 +29,14 @@ use std::hash::{Hash, Hasher};
 use serde_json::{Value, json};
 use zarr_reshape::limits::{MAX_RANK, MAX_SHAPE_LEN};
 use zarr_reshape::{
-    BrokenRule, Clause, ReshapeConfiguration, ShapeElement, Verdict,
+    BrokenRule, Clause, Level, ReshapeConfiguration, ShapeElement, Verdict,
     broken_codec_rule_classes_json_str, broken_rule_classes_json_str,
 };
 
 use super::syntax;
 use crate::answer::Answer;
 use crate::meaning::rules::broken_rules;
+use crate::readings;
 use crate::reference;
 use crate::vector::{Case, Operation, parse_case};
 
@@ -45,10 +52,22 @@ pub fn expected_case(json: &Value) -> Result<Case, String> {
     let draft = parse(&json)?;
     let answer = reference::run(&draft);
     let facts = Facts::new(&draft);
+    // The case's answer under every other documented reading it raises (None: the
+    // readings cannot judge it, as when an operation would be handed an extent the
+    // exact reading of I-7 puts beyond 64 bits).
+    let verdicts = readings::verdicts(&draft).ok();
     let (expect, classes) = match &answer {
         Answer::Output(output) => (Value::Object(output.clone()), Vec::new()),
         Answer::Error { class, .. } => {
-            let classes = facts.acceptable(&draft, class.as_deref().unwrap_or(""));
+            let mut classes = facts.acceptable(&draft, class.as_deref().unwrap_or(""));
+            // Every class a documented reading gives, as the fixed vectors list
+            // them: `[]` refused under I-1 is malformed-configuration where the
+            // reference reports the invariant.
+            for other in verdicts.iter().flat_map(readings::Verdicts::classes) {
+                if !classes.contains(&other) {
+                    classes.push(other);
+                }
+            }
             let expect = match classes.as_slice() {
                 [one] => json!({"error": one}),
                 _ => json!({"error": classes}),
@@ -67,17 +86,6 @@ pub fn expected_case(json: &Value) -> Result<Case, String> {
     };
     let clauses = facts.clauses(&draft, &answer);
     let readings = facts.readings(&draft, &classes, &clauses);
-    let interpretation = readings
-        .iter()
-        .any(|id| !["E1", "E2", "E6", "I-8"].contains(id));
-    // The operand's faults (a wrong shape, an index outside) are readings of the
-    // suite (algorithm.ravel/encode-input-element-count, map-index-beyond-extent).
-    let operand_fault = matches!(answer, Answer::Error { .. }) && facts.resolved().is_some();
-    let level = match clauses.first() {
-        _ if interpretation || operand_fault => "interpretation",
-        Some(clause) => clause.level().as_str(),
-        None => "must",
-    };
     let description = facts.describe(&draft, &answer, clauses.first().copied());
     let object = json.as_object_mut().ok_or("a case is an object")?;
     object.insert("expect".into(), expect);
@@ -87,7 +95,17 @@ pub fn expected_case(json: &Value) -> Result<Case, String> {
     let clause_ids: Vec<&str> = clauses.iter().map(|clause| clause.id()).collect();
     object.insert("clauses".into(), Value::from(clause_ids));
     object.insert("interpretations".into(), Value::from(readings));
-    object.insert("level".into(), level.into());
+    // The level a fixed vector gets (the suite's rule, `readings::derived_level`,
+    // on the verdicts above): the spec's `should` stays, otherwise `must` unless
+    // two documented readings give the case different verdicts. Where every
+    // reading errs the case is `must`, whatever readings it touches: an unknown
+    // member is refused under every reading of I-5, so ignoring it fails the run.
+    // A case the readings cannot judge is reported but does not fail the run: no
+    // fixed vector could hold it at `must` either.
+    let level = verdicts.map_or(Level::Interpretation, |verdicts| {
+        verdicts.level(clauses.first().copied())
+    });
+    object.insert("level".into(), level.as_str().into());
     object.insert("description".into(), description.into());
     object.insert("id".into(), "fuzz/pending".into());
     let mut hasher = DefaultHasher::new();
