@@ -16,11 +16,12 @@
 mod expect;
 mod generate;
 mod kind;
+mod operand;
 mod operations;
 mod render;
 mod shrink;
 mod silence;
-pub(crate) mod syntax;
+mod syntax;
 mod text;
 
 use std::cell::RefCell;

@@ -20,7 +20,8 @@
 mod alternative;
 pub mod contested;
 pub mod exact;
+pub mod spelling;
 mod verdicts;
 
-pub use alternative::Alternative;
+pub use alternative::{Alternative, IMPLEMENTATION_DEFINED};
 pub use verdicts::{Verdicts, derived_level, verdicts};

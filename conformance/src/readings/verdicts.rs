@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 use zarr_reshape::{Clause, ErrorClass, Level};
 
 use super::alternative::{
-    Alternative, codecs, integral_rewrite, must_understand_rewrite, negative_zero_dim,
-    optional_members_rewrite, shape_is_computed,
+    Alternative, IMPLEMENTATION_DEFINED, codecs, integral_rewrite, must_understand_rewrite,
+    negative_zero_dim, optional_members_rewrite, shape_is_computed,
 };
 use super::exact::{self, Mode};
 use crate::answer::Answer;
@@ -70,6 +70,23 @@ impl Verdicts {
             }
         }
         deciding
+    }
+
+    /// The answers of the implementation-defined readings (I-6, I-7, alone or
+    /// together) where they differ from the reference's: a vector accepts them too.
+    #[must_use]
+    pub fn implementation_defined(&self) -> Vec<&Answer> {
+        let reference = self.answers.first().map(|(_, answer)| answer);
+        let mut found: Vec<&Answer> = Vec::new();
+        for (taken, answer) in self.answers.iter().skip(1) {
+            let defined = taken
+                .iter()
+                .all(|alternative| IMPLEMENTATION_DEFINED.contains(alternative));
+            if defined && Some(answer) != reference && !found.contains(&answer) {
+                found.push(answer);
+            }
+        }
+        found
     }
 
     /// The level that follows: the spec's own `should` stays; otherwise `must`
