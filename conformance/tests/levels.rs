@@ -247,3 +247,28 @@ fn every_case_resting_on_unknown_members_cites_the_disputed_clause() {
         );
     }
 }
+
+/// Every switch decides some case: a reading that changed no verdict in the
+/// whole suite would be untested, and its documentation unchecked.
+#[test]
+fn every_other_reading_decides_some_case() {
+    use std::collections::BTreeMap;
+    use zarr_reshape_conformance::readings::Alternative;
+    let mut decided: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, case) in all_cases() {
+        let Ok(verdicts) = verdicts(&case) else {
+            continue;
+        };
+        for reading in verdicts.deciding() {
+            *decided.entry(reading).or_default() += 1;
+        }
+    }
+    for alternative in Alternative::ALL {
+        assert!(
+            decided.contains_key(alternative.reading()),
+            "no case's verdict depends on {} ({alternative:?})",
+            alternative.reading()
+        );
+    }
+    eprintln!("cases each reading decides: {decided:?}");
+}

@@ -265,11 +265,16 @@ fn beyond_limits(case: &Case, answer: Answer, mode: Mode) -> Result<Answer, Stri
         Ok(b_shape) => b_shape,
         Err(class) => return Ok(refused(class, "I-7 or I-10")),
     };
+    // The sizes are handed to the reference as sizes: each must be one.
     let limit = num_bigint::BigUint::from(u64::MAX);
-    if !matches!(case.operation, Operation::Resolve) && b_shape.iter().any(|extent| *extent > limit)
+    let zero = num_bigint::BigUint::ZERO;
+    if !matches!(case.operation, Operation::Resolve)
+        && b_shape
+            .iter()
+            .any(|extent| *extent > limit || *extent == zero)
     {
         return Err(format!(
-            "{}: the other reading of I-7 gives an extent beyond 64 bits, which no operation but resolve can be handed",
+            "{}: the other reading of I-7 or I-10 gives an extent beyond 64 bits or of 0, which no operation but resolve can be handed as a size",
             case.id
         ));
     }
