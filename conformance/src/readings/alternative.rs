@@ -23,15 +23,18 @@ pub enum Alternative {
     /// I-5: an unknown member whose value is an object marked
     /// `"must_understand": false` is ignored, as the core spec lets a reader do.
     OptionalMemberIgnored,
-    /// I-6: numbers are read as IEEE doubles, as a JSON library that yields doubles
-    /// reads them: an integral one spelled `2.0` or `1e1` is that integer, and `-0`
-    /// keeps its sign, a negative input dim.
+    /// I-6: numbers read as a JSON library that yields doubles reads them, where
+    /// that is exact: an integral one spelled `2.0` or `1e1` is that integer, and
+    /// `-0` keeps its sign, a negative input dim.
     NumbersAsDoubles,
     /// I-7: sizes and products are exact integers, and the rules' answer stands
     /// however large its extents.
     ExactIntegers,
     /// I-9: a decoded shape with a zero extent is refused (`shape-mismatch`).
     ZeroExtentRefused,
+    /// I-9: a -1 whose other extents multiply to 0 takes the value the prefix or
+    /// suffix rule fixes, where one does.
+    AutoFromAlignment,
     /// I-10: no limit on the length of shape, input dims or the decoded rank.
     Unbounded,
 }
@@ -44,7 +47,7 @@ pub const IMPLEMENTATION_DEFINED: [Alternative; 2] =
 
 impl Alternative {
     /// Every documented other reading.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::EmptyInputDimsRefused,
         Self::EmptyShapeRefused,
         Self::ZeroRankRefused,
@@ -53,6 +56,7 @@ impl Alternative {
         Self::NumbersAsDoubles,
         Self::ExactIntegers,
         Self::ZeroExtentRefused,
+        Self::AutoFromAlignment,
         Self::Unbounded,
     ];
 
@@ -66,7 +70,7 @@ impl Alternative {
             Self::MustUnderstandAsTrue | Self::OptionalMemberIgnored => "I-5",
             Self::NumbersAsDoubles => "I-6",
             Self::ExactIntegers => "I-7",
-            Self::ZeroExtentRefused => "I-9",
+            Self::ZeroExtentRefused | Self::AutoFromAlignment => "I-9",
             Self::Unbounded => "I-10",
         }
     }
@@ -111,6 +115,14 @@ impl Alternative {
             }
             Self::ExactIntegers | Self::Unbounded => true,
             Self::ZeroExtentRefused => case.decoded_shape.contains(&0),
+            Self::AutoFromAlignment => {
+                case.decoded_shape.contains(&0)
+                    && shapes.iter().any(|shape| {
+                        shape
+                            .as_array()
+                            .is_some_and(|items| items.iter().any(|item| item.as_i64() == Some(-1)))
+                    })
+            }
         }
     }
 }

@@ -22,6 +22,18 @@ pub struct Mode {
     pub exact: bool,
     /// I-10: the limits of 256 hold (`true`, the reference's reading) or not.
     pub bounded: bool,
+    /// I-9: a -1 whose other extents multiply to 0 takes the value the prefix or
+    /// suffix rule fixes (`true`), or cannot be determined (`false`, the reference's).
+    pub auto_by_alignment: bool,
+}
+
+impl Mode {
+    /// The reference's readings.
+    pub const REFERENCE: Self = Self {
+        exact: false,
+        bounded: true,
+        auto_by_alignment: false,
+    };
 }
 
 /// One element of `shape`, read exactly.
@@ -81,9 +93,15 @@ pub fn resolve(shape: &Value, a_shape: &[u64], mode: Mode) -> Result<Vec<BigUint
         // shape.auto.value: the one extent that makes the counts agree; none when
         // the other extents multiply to 0 (I-9) or do not divide prod(A_shape).
         let divides = a_product.checked_rem_euclid(&others_product) == Some(BigUint::ZERO);
+        let by_alignment = || {
+            (mode.auto_by_alignment && others_product == BigUint::ZERO)
+                .then(|| fixed_by_alignment(&elements, &a_shape, &b_shape, auto))
+                .flatten()
+        };
         let value = a_product
             .checked_div_euclid(&others_product)
             .filter(|_| divides)
+            .or_else(by_alignment)
             .ok_or(ErrorClass::ElementCountMismatch)?;
         if let Some(slot) = b_shape.get_mut(auto) {
             *slot = Some(value);
@@ -95,6 +113,40 @@ pub fn resolve(shape: &Value, a_shape: &[u64], mode: Mode) -> Result<Vec<BigUint
     let b_shape: Vec<BigUint> = b_shape.into_iter().flatten().collect();
     aligned(&elements, &a_shape, &b_shape, &product)?;
     Ok(b_shape)
+}
+
+/// The value of the -1 at `auto` that the prefix or suffix rule of an element with
+/// input dims fixes, where the other extents it compares are nonzero (I-9's other
+/// reading, when the invariant leaves the -1 free).
+fn fixed_by_alignment(
+    elements: &[Element],
+    a_shape: &[BigUint],
+    b_shape: &[Option<BigUint>],
+    auto: usize,
+) -> Option<BigUint> {
+    let solve = |b_part: &[Option<BigUint>], a_part: &[BigUint]| -> Option<BigUint> {
+        let others: BigUint = b_part.iter().flatten().product();
+        let target: BigUint = a_part.iter().product();
+        let value = target.checked_div_euclid(&others)?;
+        (target.checked_rem_euclid(&others)? == BigUint::ZERO).then_some(value)
+    };
+    elements.iter().enumerate().find_map(|(i, element)| {
+        let Element::InputDims(dims) = element else {
+            return None;
+        };
+        let first = usize::try_from(dims.first()?).ok()?;
+        let last = usize::try_from(dims.last()?).ok()?;
+        if auto < i {
+            solve(b_shape.get(..i)?, a_shape.get(..first)?)
+        } else if auto > i {
+            solve(
+                b_shape.get(i.checked_add(1)?..)?,
+                a_shape.get(last.checked_add(1)?..)?,
+            )
+        } else {
+            None
+        }
+    })
 }
 
 /// input-dims.prefix and input-dims.suffix for every element with input dims.

@@ -4,7 +4,8 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
-use zarr_reshape::{Clause, ErrorClass, Level};
+use zarr_reshape::limits::{MAX_RANK, MAX_SHAPE_LEN};
+use zarr_reshape::{Clause, ErrorClass, Level, explain_codec_json_str, explain_json_str};
 
 use super::alternative::{
     Alternative, IMPLEMENTATION_DEFINED, codecs, integral_rewrite, must_understand_rewrite,
@@ -13,7 +14,7 @@ use super::alternative::{
 use super::exact::{self, Mode};
 use crate::answer::Answer;
 use crate::reference;
-use crate::vector::{Case, Operation, parse_case};
+use crate::vector::{Case, CodecJson, Operation, parse_case};
 
 /// The answers to one case, one per combination of the other readings it raises
 /// (the reference's own answer first, under none of them).
@@ -48,24 +49,23 @@ impl Verdicts {
             .collect()
     }
 
-    /// The interpretations whose other reading changes the verdict: those a
-    /// case below `must` depends on.
+    /// The other readings that change the verdict (each where taking it, and
+    /// nothing else, does): those a case below `must` depends on.
     #[must_use]
-    pub fn deciding(&self) -> BTreeSet<&'static str> {
+    pub fn deciding(&self) -> BTreeSet<Alternative> {
         let under = |taken: &[Alternative]| {
             self.answers
                 .iter()
                 .find(|(other, _)| other.as_slice() == taken)
                 .map(|(_, answer)| verdict(answer))
         };
-        // An alternative decides where taking it, and nothing else, changes the verdict.
         let mut deciding = BTreeSet::new();
         for (taken, answer) in &self.answers {
             for alternative in taken {
                 let without: Vec<Alternative> =
                     taken.iter().copied().filter(|a| a != alternative).collect();
                 if under(&without).is_some_and(|other| other != verdict(answer)) {
-                    deciding.insert(alternative.reading());
+                    deciding.insert(*alternative);
                 }
             }
         }
@@ -218,11 +218,12 @@ fn answer_under(case: &Case, taken: &[Alternative]) -> Result<Answer, String> {
     let mode = Mode {
         exact: has(Alternative::ExactIntegers),
         bounded: !has(Alternative::Unbounded),
+        auto_by_alignment: has(Alternative::AutoFromAlignment),
     };
-    if mode.exact || !mode.bounded {
-        return beyond_limits(&case, answer, mode);
+    if mode == Mode::REFERENCE {
+        return Ok(answer);
     }
-    Ok(answer)
+    modelled(&case, answer, mode)
 }
 
 fn reparse(json: &Value, case: &Case) -> Result<Case, String> {
@@ -233,57 +234,74 @@ fn reparse(json: &Value, case: &Case) -> Result<Case, String> {
     Ok(rewritten)
 }
 
-/// The answer under I-7's exact integers or I-10's unbounded sizes: where the
-/// reference met a limit, `B_shape` is found by [`exact::resolve`] and handed to
-/// the reference as plain sizes for the operation itself.
-fn beyond_limits(case: &Case, answer: Answer, mode: Mode) -> Result<Answer, String> {
+/// The clauses whose verdict the modelled readings (I-7, I-9's -1, I-10) decide
+/// otherwise than the reference.
+const MODELLED: [Clause; 3] = [
+    Clause::LimitsU64,
+    Clause::LimitsRank,
+    Clause::ShapeAutoValue,
+];
+
+/// Whether the first rule the library finds broken is one the modelled readings
+/// decide (`None` for a shape computed inside a chain or an array): any other
+/// rule, a wrong name or an unknown member among them, errs under them too.
+fn modelled_rule_decides(case: &Case) -> Option<bool> {
+    let outcome = match &case.codec {
+        CodecJson::Configuration(configuration) => {
+            explain_json_str(&configuration.to_string(), &case.decoded_shape).outcome
+        }
+        CodecJson::Codec(codec) => {
+            explain_codec_json_str(&codec.to_string(), &case.decoded_shape).outcome
+        }
+        CodecJson::Chain(_) => return None,
+    };
+    Some(outcome.is_err_and(|error| MODELLED.contains(&error.clause())))
+}
+
+/// The answer under I-7's exact integers, I-9's -1 fixed by alignment or I-10's
+/// unbounded sizes: where the library stops at a rule they decide otherwise,
+/// `B_shape` is found by [`exact::resolve`] and handed to the reference as plain
+/// sizes for the operation itself.
+fn modelled(case: &Case, answer: Answer, mode: Mode) -> Result<Answer, String> {
     let Some(shape) = shape_of(case) else {
         return Ok(answer);
     };
-    let reference_mode = Mode {
-        exact: false,
-        bounded: true,
-    };
-    let limited = matches!(&answer, Answer::Error { class: Some(class), .. }
-        if class == ErrorClass::Overflow.as_str() || class == ErrorClass::ShapeMismatch.as_str()
-            || class == ErrorClass::MalformedConfiguration.as_str());
-    // Only an answer the limits decide can change: the plain evaluation under the
-    // reference's reading must meet the same limit.
-    if !limited
-        || exact::resolve(&shape, &case.decoded_shape, mode)
-            == exact::resolve(&shape, &case.decoded_shape, reference_mode)
-    {
-        return Ok(answer);
-    }
-    if shape_is_computed(case) {
-        return Err(format!(
-            "{}: I-7 and I-10 need the shape reshape is handed inside a chain or an array",
-            case.id
-        ));
+    let differs = exact::resolve(&shape, &case.decoded_shape, mode)
+        != exact::resolve(&shape, &case.decoded_shape, Mode::REFERENCE);
+    match (modelled_rule_decides(case), differs) {
+        (_, false) | (Some(false), true) => return Ok(answer),
+        (None, true) => {
+            return Err(format!(
+                "{}: I-7, I-9 and I-10 need the shape reshape is handed inside a chain or an array",
+                case.id
+            ));
+        }
+        (Some(true), true) => {}
     }
     let b_shape = match exact::resolve(&shape, &case.decoded_shape, mode) {
         Ok(b_shape) => b_shape,
-        Err(class) => return Ok(refused(class, "I-7 or I-10")),
+        Err(class) => return Ok(refused(class, "I-7, I-9 or I-10")),
     };
-    // The sizes are handed to the reference as sizes: each must be one.
-    let limit = num_bigint::BigUint::from(u64::MAX);
-    let zero = num_bigint::BigUint::ZERO;
-    if !matches!(case.operation, Operation::Resolve)
-        && b_shape
-            .iter()
-            .any(|extent| *extent > limit || *extent == zero)
-    {
-        return Err(format!(
-            "{}: the other reading of I-7 or I-10 gives an extent beyond 64 bits or of 0, which no operation but resolve can be handed as a size",
-            case.id
-        ));
-    }
     if matches!(case.operation, Operation::Resolve) {
         let mut output = Map::new();
         output.insert("encoded_shape".into(), json!(b_shape_json(&b_shape)?));
         return Ok(Answer::Output(output));
     }
-    // The operation itself, on the sizes the other reading found.
+    // The operation itself, on the sizes the other reading found: each must be a
+    // size the library reads, within its limits.
+    let limit = num_bigint::BigUint::from(u64::MAX);
+    let zero = num_bigint::BigUint::ZERO;
+    let beyond = b_shape.len() > MAX_SHAPE_LEN || case.decoded_shape.len() > MAX_RANK;
+    if beyond
+        || b_shape
+            .iter()
+            .any(|extent| *extent > limit || *extent == zero)
+    {
+        return Err(format!(
+            "{}: the other reading gives a B_shape that no operation but resolve can be handed as sizes (an extent beyond 64 bits or of 0, or beyond the limits)",
+            case.id
+        ));
+    }
     let mut json = case.json.clone();
     let object = json.as_object_mut().ok_or("a case is an object")?;
     object.remove("codec");
