@@ -343,9 +343,10 @@ fn accepts_only_errors(expect: &Value) -> bool {
 /// applies, unless the spec fixes an order of checks" (issue 14); the spec fixes
 /// none (reading I-8). Every vector whose configuration breaks a rule, through
 /// any operation that resolves one, accepts exactly the classes of the rules the
-/// audit (`broken_rule_classes_json_str`) finds: none missing, so an
-/// implementation that checks in another order passes; none extra, so a class
-/// is never accepted for a rule the case does not break. A case whose
+/// audit (`broken_rule_classes_json_str`) finds, plus the class of a refusal
+/// reading that applies (I-1, I-2, I-3, I-9) and the few `EXTRA_CLASSES`: none
+/// missing, so an implementation that checks in another order passes; none
+/// extra, so a class is never accepted for a rule no reading breaks. A case whose
 /// configuration resolves (an encode of an array of the wrong shape) is not the
 /// configuration's failure and is left to the vectors of its rule.
 #[test]
