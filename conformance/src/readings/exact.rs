@@ -70,12 +70,11 @@ pub fn resolve(shape: &Value, a_shape: &[u64], mode: Mode) -> Result<Vec<BigUint
     let product = |extents: &[BigUint]| fits(extents.iter().product());
     // input-dims.range: every input dim names a dimension of A.
     let rank = BigUint::from(a_shape.len());
-    for element in &elements {
-        if let Element::InputDims(dims) = element
-            && dims.iter().any(|dim| *dim >= rank)
-        {
-            return Err(ErrorClass::InputDimOutOfRange);
-        }
+    let out_of_range = elements.iter().any(|element| {
+        matches!(element, Element::InputDims(dims) if dims.iter().any(|dim| *dim >= rank))
+    });
+    if out_of_range {
+        return Err(ErrorClass::InputDimOutOfRange);
     }
     let a_product = product(&a_shape)?;
     // shape.size and shape.input-dims: the known extents; None marks the -1.
