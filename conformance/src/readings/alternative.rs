@@ -192,46 +192,44 @@ pub(crate) fn negative_zero_dim(shape: &Value) -> bool {
 
 /// Members the codec object and the configuration define (`must_understand` is
 /// the core spec's, on every extension object).
-pub(crate) const CODEC_MEMBERS: [&str; 3] = ["name", "configuration", "must_understand"];
-pub(crate) const CONFIGURATION_MEMBERS: [&str; 1] = ["shape"];
+const CODEC_MEMBERS: [&str; 3] = ["name", "configuration", "must_understand"];
+const CONFIGURATION_MEMBERS: [&str; 1] = ["shape"];
 
 /// The case's JSON without the unknown members marked `"must_understand": false`
 /// of its codec object and configuration, if it had any.
 pub(crate) fn optional_members_rewrite(case: &Case) -> Option<Value> {
+    without_unknown_members(case, |value| {
+        value.get("must_understand").and_then(Value::as_bool) == Some(false)
+    })
+}
+
+/// The case's JSON without the unknown members of its codec object and of its
+/// configuration for which `drop` holds, if it had any.
+pub(crate) fn without_unknown_members(case: &Case, drop: impl Fn(&Value) -> bool) -> Option<Value> {
     let mut json = case.json.clone();
     let object = json.as_object_mut()?;
     let mut changed = false;
+    let mut prune = |members: &mut serde_json::Map<String, Value>, known: &[&str]| {
+        let before = members.len();
+        members.retain(|name, value| known.contains(&name.as_str()) || !drop(value));
+        changed |= members.len() != before;
+    };
     if let Some(codec) = object.get_mut("codec").and_then(Value::as_object_mut) {
-        changed |= drop_optional(codec, &CODEC_MEMBERS);
+        prune(codec, &CODEC_MEMBERS);
         if let Some(configuration) = codec
             .get_mut("configuration")
             .and_then(Value::as_object_mut)
         {
-            changed |= drop_optional(configuration, &CONFIGURATION_MEMBERS);
+            prune(configuration, &CONFIGURATION_MEMBERS);
         }
     }
     if let Some(configuration) = object
         .get_mut("configuration")
         .and_then(Value::as_object_mut)
     {
-        changed |= drop_optional(configuration, &CONFIGURATION_MEMBERS);
+        prune(configuration, &CONFIGURATION_MEMBERS);
     }
     changed.then_some(json)
-}
-
-fn drop_optional(members: &mut serde_json::Map<String, Value>, known: &[&str]) -> bool {
-    let optional: Vec<String> = members
-        .iter()
-        .filter(|(name, value)| {
-            !known.contains(&name.as_str())
-                && value.get("must_understand").and_then(Value::as_bool) == Some(false)
-        })
-        .map(|(name, _)| name.clone())
-        .collect();
-    for name in &optional {
-        members.remove(name);
-    }
-    !optional.is_empty()
 }
 
 /// The case's JSON with every non-boolean `must_understand` of a codec object

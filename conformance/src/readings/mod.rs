@@ -24,4 +24,4 @@ pub mod spelling;
 mod verdicts;
 
 pub use alternative::{Alternative, IMPLEMENTATION_DEFINED};
-pub use verdicts::{Verdicts, derived_level, verdicts};
+pub use verdicts::{Verdicts, clause_under_test, derived_level, verdicts};

@@ -113,11 +113,14 @@ fn verdict(answer: &Answer) -> Option<&Map<String, Value>> {
 /// # Errors
 /// As [`verdicts`].
 pub fn derived_level(case: &Case) -> Result<Level, String> {
-    let clause = case
-        .clauses
-        .first()
-        .and_then(|id| Clause::ALL.iter().copied().find(|clause| clause.id() == id));
-    Ok(verdicts(case)?.level(clause))
+    Ok(verdicts(case)?.level(clause_under_test(case)))
+}
+
+/// The case's first clause, the one under test, where the registry knows it.
+#[must_use]
+pub fn clause_under_test(case: &Case) -> Option<Clause> {
+    let id = case.clauses.first()?;
+    Clause::ALL.iter().copied().find(|clause| clause.id() == id)
 }
 
 /// The case's answer under every combination of the other readings it raises.
