@@ -36,6 +36,13 @@ begin "maturin build --release"
 (cd "$repo" && "$scratch/build-venv/bin/maturin" build --release --out "$scratch/wheels")
 wheel="$(only_file wheel "$scratch/wheels/"*.whl)"
 echo "  $(basename "$wheel") ($(wc -c <"$wheel") bytes)"
+# Kept as the release artifact README.md's "a wheel CI built" line installs.
+# Only this package's wheels are replaced there: the folder is ours (target/).
+dist="$repo/target/dist"
+mkdir -p "$dist"
+rm -f "$dist"/zarr_reshape-*.whl
+cp "$wheel" "$dist/"
+echo "  kept as target/dist/$(basename "$wheel")"
 finish "maturin build --release"
 
 begin "wheel metadata"
