@@ -17,7 +17,8 @@
 //!   [`matrix`] (the suite's own checks and generated tables), [`zarr`] and
 //!   [`fixtures`] (Zarr arrays), [`differential`] (`zarr-reshape fuzz`),
 //!   [`report`] (run reports), [`check_spec`] and [`meaning`] (the spec editors'
-//!   tools, which use nothing of the rest).
+//!   tools, which use nothing of the rest), and [`write_guard`] (writing below a
+//!   named folder without following a link).
 //!
 //! Everything else is private: the adapter's process handling, the answer
 //! reader, the judgement's internals.
@@ -41,6 +42,7 @@ pub mod run;
 pub mod serve;
 pub mod vector;
 mod wire;
+pub mod write_guard;
 pub mod zarr;
 
 pub use adapter::{AdapterOptions, AdapterProcess, MAX_LINES_BETWEEN_CASES};
