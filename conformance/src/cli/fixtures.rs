@@ -9,6 +9,7 @@ use super::output::outln;
 use super::suite::SuiteRoot;
 use clap::Args;
 use zarr_reshape_conformance::fixtures;
+use zarr_reshape_conformance::report::escape::terminal as safe;
 
 /// Options of `zarr-reshape fixtures`.
 #[derive(Debug, Args)]
@@ -19,9 +20,9 @@ pub struct FixturesArgs {
     /// Write even when arrays/ holds files this tool did not write (they are kept).
     #[arg(long)]
     force: bool,
-    /// The suite root, the folder holding clauses.json [default: with --check, the
-    /// embedded suite; else the spec-cases/ folder of the source tree this binary was
-    /// built from, when it is there].
+    /// The suite root to write to (or check), the folder holding clauses.json
+    /// [default: with --check, the embedded suite; else the spec-cases/ folder of
+    /// the zarr-reshape checkout holding the current folder].
     #[arg(value_name = "SUITE_ROOT")]
     root: Option<PathBuf>,
 }
@@ -30,21 +31,25 @@ pub struct FixturesArgs {
 /// error.
 pub fn execute(args: &FixturesArgs) -> ExitCode {
     if !args.check {
-        // Writing needs the repository's folder: an installed binary has none.
-        let Some(root) = args.root.clone().or_else(source_tree_suite) else {
-            eprintln!(
-                "zarr-reshape fixtures: name the suite root to write to (SUITE_ROOT): this \
-                 binary was not built from a source tree that has one"
-            );
-            return ExitCode::from(2);
+        // Writing needs a checkout's folder, found from where the user stands: never
+        // the source tree this binary happened to be built from.
+        let root = match args.root.clone().map_or_else(checkout_suite, Ok) {
+            Ok(root) => root,
+            Err(error) => {
+                eprintln!("zarr-reshape fixtures: {error}");
+                return ExitCode::from(2);
+            }
         };
         return match fixtures::write_with(&root, args.force) {
             Ok(count) => {
-                outln!("wrote {count} files under {}", root.display());
+                outln!(
+                    "wrote {count} files under {}",
+                    safe(&root.display().to_string())
+                );
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                eprintln!("zarr-reshape fixtures: {error}");
+                eprintln!("zarr-reshape fixtures: {}", safe(&error));
                 ExitCode::from(2)
             }
         };
@@ -93,9 +98,23 @@ pub fn execute(args: &FixturesArgs) -> ExitCode {
     }
 }
 
-/// The `spec-cases/` folder of the source tree this binary was built from, if it
-/// is still there (a development build).
-fn source_tree_suite() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
-    root.join("clauses.json").is_file().then_some(root)
+/// The folder below the suite root that marks a zarr-reshape checkout.
+const CHECKOUT_SUITE: &str = "spec-cases";
+
+/// The `spec-cases/` folder (holding `clauses.json`) of the nearest folder, from
+/// the current one up, that has one: the checkout the user is working in.
+fn checkout_suite() -> Result<PathBuf, String> {
+    let here = std::env::current_dir()
+        .map_err(|e| format!("the current folder cannot be read ({e}); name SUITE_ROOT"))?;
+    here.ancestors()
+        .map(|folder| folder.join(CHECKOUT_SUITE))
+        .find(|suite| suite.join("clauses.json").is_file())
+        .ok_or_else(|| {
+            format!(
+                "no suite root to write to: neither {} nor a folder above it holds \
+                 {CHECKOUT_SUITE}/clauses.json (a zarr-reshape checkout); run it inside a \
+                 checkout, or name the folder: zarr-reshape fixtures SUITE_ROOT",
+                safe(&here.display().to_string())
+            )
+        })
 }
