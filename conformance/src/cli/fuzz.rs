@@ -17,6 +17,7 @@ use zarr_reshape_conformance::differential::{
     Finding, FuzzOptions, Silencer, Summary, check_operations, fuzz,
 };
 use zarr_reshape_conformance::run::{Implementation, Reference};
+use zarr_reshape_conformance::write_guard;
 use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 /// How many times a crashed or hung adapter is restarted in one fuzzing run: a
@@ -48,7 +49,8 @@ pub struct FuzzArgs {
     /// id as a glob, is printed as known and does not fail the run.
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
-    /// Also write each shrunk vector to `DIR/<clause>/<name>.json`.
+    /// Also write each shrunk vector to `DIR/<clause>/<name>.json` (DIR is made if
+    /// missing, its parent must exist; nothing is written through a link).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Only these operations, comma-separated; each must be one the adapter lists
@@ -93,6 +95,10 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs())
     });
+    if let Some(out) = &args.out {
+        // Checked before the run, not after it: a link or a file there is refused.
+        write_guard::check_folder(out).map_err(|e| format!("--out {e}"))?;
+    }
     let mut implementation = implementation(args)?;
     // Before any case runs: an operation the adapter does not list would be
     // dropped, and the run would fuzz the others (or resolve) in its place.
@@ -121,13 +127,14 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
     for (number, finding) in summary.findings.iter().enumerate() {
         out!("{}", finding_text(number, finding));
         if let Some(out) = &args.out {
-            let path = out.join(finding.file_name());
-            if let Some(folder) = path.parent() {
-                std::fs::create_dir_all(folder)
-                    .map_err(|e| format!("{}: {e}", folder.display()))?;
-            }
-            std::fs::write(&path, finding.vector_file())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            // Below --out only, through no link (see write_guard).
+            write_guard::make_folder(out).map_err(|e| e.to_string())?;
+            let path = write_guard::replace_file(
+                out,
+                &finding.file_name(),
+                finding.vector_file().as_bytes(),
+            )
+            .map_err(|e| e.to_string())?;
             outln!("written to {}", path.display());
         }
     }

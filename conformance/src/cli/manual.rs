@@ -1,7 +1,7 @@
 //! What the binary says about itself: `--version` (with the suite it carries),
 //! shell completions and the manual page, all generated from the clap definitions.
 
-use std::io::{self, Write as _};
+use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
@@ -10,6 +10,7 @@ use clap::{Args, CommandFactory as _};
 use clap_complete::Shell;
 use zarr_reshape_conformance::PROTOCOL_VERSION;
 use zarr_reshape_conformance::vector::{self, embedded};
+use zarr_reshape_conformance::write_guard;
 
 use super::Cli;
 use super::output::{out, outln};
@@ -51,7 +52,9 @@ pub fn completions(args: &CompletionsArgs) -> ExitCode {
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// Write a page per command (zarr-reshape.1, zarr-reshape-run.1, ...) into this
-    /// existing folder instead; an existing page is not overwritten.
+    /// folder instead: a new one (its parent must exist) or an existing one. Pages
+    /// an earlier `man --out` wrote there are replaced; any other file of a page's
+    /// name stops the write before anything is written. Never through a link.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -89,21 +92,51 @@ fn manual_command() -> clap::Command {
     command
 }
 
-/// Writes the page of `command` and of each of its visible subcommands.
-fn write_pages(command: clap::Command, dir: &Path) -> io::Result<usize> {
-    let mut count: usize = 0;
+/// The largest file of a page's name read to tell whether it is our page.
+const MAX_PAGE_BYTES: u64 = 1 << 20;
+
+/// The page of `command` and of each of its visible subcommands: file name, roff.
+fn pages(command: clap::Command, into: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
     for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
-        count = count.saturating_add(write_pages(sub.clone(), dir)?);
+        pages(sub.clone(), into)?;
     }
     let man = clap_mangen::Man::new(command);
-    let path = dir.join(man.get_filename());
     let mut page = Vec::new();
     man.render(&mut page)?;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .and_then(|mut file| file.write_all(&page))
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    Ok(count.saturating_add(1))
+    into.push((man.get_filename(), page));
+    Ok(())
+}
+
+/// Whether `path` (a regular file) is a page `zarr-reshape man` wrote: its `.TH`
+/// line names the page, as `zarr-reshape-run.1` holds `.TH zarr-reshape-run 1`.
+fn is_our_page(path: &Path, name: &str) -> bool {
+    let mut text = String::new();
+    let read = std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_PAGE_BYTES).read_to_string(&mut text));
+    let title = format!(".TH {} 1 ", name.trim_end_matches(".1"));
+    read.is_ok()
+        && text.starts_with(".ie \\n(.g .ds Aq")
+        && text.lines().take(10).any(|line| line.starts_with(&title))
+}
+
+/// Writes every page into `dir`, after checking that each can be written.
+fn write_pages(command: clap::Command, dir: &Path) -> io::Result<usize> {
+    let mut all = Vec::new();
+    pages(command, &mut all)?;
+    write_guard::check_folder(dir)?;
+    for (name, _) in &all {
+        if write_guard::check_file(dir, name)? && !is_our_page(&dir.join(name), name) {
+            return Err(io::Error::other(format!(
+                "{} exists and is not a page `zarr-reshape man` wrote; nothing was \
+                 written. Move it away, or write the pages into a new folder, an empty \
+                 one, or one holding only pages this command wrote (they are replaced)",
+                dir.join(name).display()
+            )));
+        }
+    }
+    write_guard::make_folder(dir)?;
+    for (name, page) in &all {
+        write_guard::replace_file(dir, name, page)?;
+    }
+    Ok(all.len())
 }
