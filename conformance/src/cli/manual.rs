@@ -39,13 +39,44 @@ pub fn version() -> &'static str {
     })
 }
 
+/// The binary's name, as the shells see it.
+const BIN: &str = "zarr-reshape";
+
 /// Prints the completion script for one shell.
 pub fn completions(args: &CompletionsArgs) -> ExitCode {
     let mut command = Cli::command();
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut command, "zarr-reshape", &mut script);
-    out!("{}", String::from_utf8_lossy(&script));
+    clap_complete::generate(args.shell, &mut command, BIN, &mut script);
+    let mut script = String::from_utf8_lossy(&script).into_owned();
+    if args.shell == Shell::Bash {
+        script = bash_dispatch_fixed(&script);
+    }
+    out!("{script}");
     ExitCode::SUCCESS
+}
+
+/// clap_complete's bash script names a state by the words typed so far: its loop
+/// spells `zarr-reshape run` `zarr__reshape__subcmd__run`, but the `case` arms that
+/// answer are spelled `zarr__subcmd__reshape__subcmd__run` (the hyphen of a binary's
+/// name escaped as a subcommand separator, clap-rs/clap#6421), so no subcommand's
+/// flags were ever completed. The arms are respelled as the loop spells them; a
+/// script without the misspelling (a fixed clap_complete) is left as it is.
+fn bash_dispatch_fixed(script: &str) -> String {
+    let state = BIN.replace('-', "__");
+    let misspelled = BIN.replace('-', "__subcmd__");
+    script
+        .lines()
+        .map(|line| {
+            let arm = line.trim_start();
+            if arm.starts_with(&misspelled) && arm.ends_with(')') {
+                line.replacen(&misspelled, &state, 1)
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 /// Options of `zarr-reshape man`.
