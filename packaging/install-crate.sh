@@ -7,7 +7,7 @@
 # prints each stage's wall time.
 #
 # Usage: bash packaging/install-crate.sh [EXTRA RUN ARGUMENTS...]
-#   Extra arguments go to `zarr-reshape run` (e.g. --level should).
+#   Extra arguments go to `zarr-reshape run` (e.g. --filter 'input-dims.*' --jobs 2).
 #   CARGO_TARGET_DIR: see common.sh. With the repository's target/, only the
 #   packaged crates are compiled (their paths are new), which adds their release
 #   artifacts (about 25 MB) to it. For a build from nothing, as on a fresh
