@@ -209,6 +209,11 @@ fn an_export_never_writes_over_or_outside_its_folder() {
         assert_eq!(output.status.code(), Some(2), "{output:?}");
         assert!(String::from_utf8_lossy(&output.stderr).contains("link"));
         assert_eq!(files_below(&empty), BTreeSet::new());
+        // A dangling link: refused, and the folder it names is not made.
+        let dangling = root.join("dangling");
+        std::os::unix::fs::symlink(root.join("nowhere"), &dangling).unwrap();
+        assert_eq!(export(&dangling).status.code(), Some(2));
+        assert!(!root.join("nowhere").exists());
     }
 
     // An empty folder is used.
