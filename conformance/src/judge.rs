@@ -130,13 +130,14 @@ fn mismatch(
         },
         (Expectation::Error(acceptable), Answer::Output(output)) => Some(format!(
             "succeeded with {}, expected an error ({})",
-            Value::Object(output.clone()),
+            inline(&Value::Object(output.clone()), "the answer"),
             acceptable.join(" or ")
         )),
         (Expectation::Output(expected), Answer::Error { class, message }) => Some(format!(
-            "error [{}] {message}, expected {}",
+            "error [{}] {}, expected {}",
             class.as_deref().unwrap_or("no class"),
-            Value::Object(expected.clone())
+            inline_text(message, "the answer"),
+            inline(&Value::Object(expected.clone()), "the expectation")
         )),
         (Expectation::Output(expected), Answer::Output(output)) => {
             compare_output(case, expected, output)
@@ -159,7 +160,10 @@ fn compare_output(
     };
     for (key, want) in expected {
         let Some(got) = output.get(key) else {
-            return Some(format!("the answer has no {key}, expected {want}"));
+            return Some(format!(
+                "the answer has no {key}, expected {}",
+                inline(want, "the expectation")
+            ));
         };
         let same = match (key.as_str(), array_type) {
             ("data", Some(data_type)) => {
@@ -177,10 +181,32 @@ fn compare_output(
             _ => same_json(want, got),
         };
         if !same {
-            return Some(format!("{key} is {got}, expected {want}"));
+            return Some(format!(
+                "{key} is {}, expected {}",
+                inline(got, "the answer"),
+                inline(want, "the expectation")
+            ));
         }
     }
     None
+}
+
+/// The longest JSON text a reason repeats: the answer and the expectation are
+/// printed beside the reason, so a longer value is named, not repeated.
+pub const MAX_INLINE_BYTES: usize = 200;
+
+/// `value`'s JSON text when short, else its length and where it is shown (`within`).
+fn inline(value: &Value, within: &str) -> String {
+    inline_text(&value.to_string(), within)
+}
+
+/// `text` when short, else its length and where it is shown (`within`).
+fn inline_text(text: &str, within: &str) -> String {
+    if text.len() <= MAX_INLINE_BYTES {
+        text.to_string()
+    } else {
+        format!("{} bytes (shown in {within})", text.len())
+    }
 }
 
 /// JSON equality with integers compared by value, whatever their spelling.

@@ -1,17 +1,15 @@
 //! `zarr-reshape fuzz`: generated cases against an implementation and the
 //! reference; every new kind of disagreement shrunk and printed as a vector.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::output::{out, outln};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use zarr_reshape_conformance::OPERATIONS;
 use zarr_reshape_conformance::differential::{
     Finding, FuzzOptions, Silencer, Summary, check_operations, fuzz,
@@ -109,9 +107,8 @@ fn prepare_and_fuzz(args: &FuzzArgs) -> Result<bool, String> {
         time,
         operations: (!args.operations.is_empty()).then(|| args.operations.clone()),
     };
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupted);
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    // Ctrl-C, SIGTERM or SIGHUP: the case in flight finishes, then the summary.
+    let interrupted = super::suite::stop_flag();
     let bar = progress_bar(args.cases);
     let summary = fuzz(implementation.as_mut(), &options, &silencer, |progress| {
         bar.set_position(progress.cases);
@@ -158,23 +155,23 @@ fn implementation(args: &FuzzArgs) -> Result<Box<dyn Implementation>, String> {
 }
 
 fn progress_bar(cases: u32) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(u64::from(cases));
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:30} {pos}/{len} cases {per_sec} {msg} {elapsed}")
-    {
-        bar.set_style(style);
-    }
-    bar
+    super::progress::bar(
+        u64::from(cases),
+        "{bar:30} {pos}/{len} cases {per_sec} {msg} {elapsed}",
+    )
 }
 
 fn finding_text(number: usize, finding: &Finding) -> String {
-    let status = match (&finding.silenced, finding.fatal()) {
-        (Some(reason), _) => format!("known divergence: {reason}"),
-        (None, true) => "fails the run".into(),
-        (None, false) => format!("reported ({} level, not fatal)", finding.case.level),
+    let status = match (finding.silenced(), &finding.known, finding.fatal()) {
+        (Some(reason), _, _) => format!("known divergence: {reason}"),
+        (None, Some(known), _) => format!(
+            "fails the run: ended in {}, but the expectations file lists it as {} ({})",
+            finding.outcome.name(),
+            known.outcome,
+            known.reason
+        ),
+        (None, None, true) => "fails the run".into(),
+        (None, None, false) => format!("reported ({} level, not fatal)", finding.case.level),
     };
     format!(
         "disagreement {}: {} [{status}]\n  {}\n  implementation answered: {}\n  shrunk in {} steps, {:.2} s\n--- {}\n{}",
@@ -194,7 +191,7 @@ fn summary_text(summary: &Summary, seed: u64, args: &FuzzArgs) -> String {
     let known = summary
         .findings
         .iter()
-        .filter(|f| f.silenced.is_some())
+        .filter(|f| f.silenced().is_some())
         .count();
     let fatal = summary.findings.iter().filter(|f| f.fatal()).count();
     let mut text = format!(

@@ -6,11 +6,13 @@ mod check_spec;
 mod fixtures;
 mod fuzz;
 mod manual;
+mod progress;
 mod report;
 mod resolve;
 mod run;
 mod suite;
 mod vectors;
+mod written;
 
 use std::process::ExitCode;
 

@@ -1,20 +1,21 @@
 //! `zarr-reshape run`: the conformance run.
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal};
+use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::output::out;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use zarr_reshape_conformance::ClassCheck;
 use zarr_reshape_conformance::report::format::Format;
 use zarr_reshape_conformance::report::jsonl::{self, Recorder};
-use zarr_reshape_conformance::report::{read, text};
+use zarr_reshape_conformance::report::record::RunLog;
+use zarr_reshape_conformance::report::{read, text, verdict};
 use zarr_reshape_conformance::run::{
     Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
 };
@@ -38,6 +39,15 @@ pub struct RunArgs {
     /// The implementation's known failures (TOML), each with a reason.
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
+    /// Also write every case that did not pass (or skip) as an expectations file,
+    /// its reasons left as TODO (the runner refuses the file until each is filled
+    /// in); FILE must not exist.
+    #[arg(long, value_name = "FILE")]
+    write_expectations: Option<PathBuf>,
+    /// Let a run in which no MUST case ran (every one skipped, or none selected)
+    /// pass; without it such a run fails, as it shows nothing of MUST conformance.
+    #[arg(long)]
+    allow_no_must: bool,
     /// Also write a report: jsonl=PATH, text=PATH, markdown=PATH, junit=PATH, html=PATH or
     /// badge=PATH (repeatable); each is rendered from the run's JSON-lines records.
     #[arg(long = "report", value_name = "FORMAT=PATH")]
@@ -71,6 +81,9 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         .iter()
         .map(|spec| parse_report(spec))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(path) = &args.write_expectations {
+        super::written::refuse_existing(path)?;
+    }
     // Kept until the run ends: adapters read the embedded suite's fixtures from it.
     let selection = super::suite::select(&args.cases)?;
     for line in &selection.resolved {
@@ -81,6 +94,7 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         Some(path) => Expectations::load(path)?,
         None => Expectations::default(),
     };
+    expectations.check_clauses(all)?;
     let ids: Vec<&str> = all.iter().map(|case| case.id.as_str()).collect();
     let stale = expectations.missing_from(&ids);
     let cases = filter_cases(all.clone(), args.filter.as_deref())?;
@@ -93,10 +107,9 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         ClassCheck::WhenNamed
     };
 
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupted);
-    // A second Ctrl-C while the handler is installed is ignored; the run stops after the case in flight.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    // Ctrl-C, SIGTERM or SIGHUP: the run stops after the case in flight, writes its
+    // reports and removes the unpacked suite; a second one ends it at once.
+    let interrupted = super::suite::stop_flag();
 
     let jobs = args.jobs.clamp(1, cases.len());
     let chunk = cases.len().div_ceil(jobs);
@@ -148,7 +161,54 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
     });
     progress.finish_and_clear();
     let report = merge(outcomes)?;
-    write_reports(recorder, &report, stale, &reports)
+    // The records hold what the reports need: the run's own copy of each case goes.
+    let (interrupted, duration) = (report.interrupted, report.duration);
+    drop(report);
+    let log = write_reports(recorder, interrupted, duration, stale, &reports, args)?;
+    if let Some(path) = &args.write_expectations {
+        let written = super::written::write(path, &log)?;
+        eprintln!(
+            "zarr-reshape run: wrote {written} to {}; fill in each reason (TODO)",
+            path.display()
+        );
+    }
+    Ok(log.succeeded() && (must_ran(&log) || args.allow_no_must))
+}
+
+/// Whether a MUST case ran (ended in anything but a skip).
+fn must_ran(log: &RunLog) -> bool {
+    log.cases
+        .iter()
+        .any(|case| case.level == "must" && case.outcome != "skip")
+}
+
+/// The verdict line, saying so when no MUST case ran.
+fn verdict_line(log: &RunLog, allow_no_must: bool) -> String {
+    let verdict = verdict(log);
+    if must_ran(log) {
+        return verdict;
+    }
+    const NONE_RAN: &str = "no MUST case ran (every one was skipped, or none was selected), \
+                            so this run shows nothing of MUST conformance";
+    if allow_no_must {
+        match verdict.strip_prefix("PASSED: ") {
+            Some(_) => format!("PASSED, as --allow-no-must asked, though {NONE_RAN}"),
+            None => verdict,
+        }
+    } else if verdict.starts_with("PASSED: ") {
+        format!("FAILED: {NONE_RAN} (--allow-no-must lets it pass)")
+    } else {
+        format!("{verdict}; {NONE_RAN}")
+    }
+}
+
+/// The text summary with its verdict line as [`verdict_line`] gives it.
+fn with_verdict(summary: String, log: &RunLog, allow_no_must: bool) -> String {
+    let old = format!("{}\n", verdict(log));
+    match summary.strip_suffix(&old) {
+        Some(rest) => format!("{rest}{}\n", verdict_line(log, allow_no_must)),
+        None => summary,
+    }
 }
 
 /// Ends the run's records and renders every report from them: the records go
@@ -156,28 +216,40 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
 /// JSON-lines file does not, and `zarr-reshape report` rebuilds it byte for byte.
 fn write_reports(
     recorder: Mutex<Recorder<BufWriter<File>>>,
-    report: &RunReport,
+    interrupted: bool,
+    duration: Duration,
     stale: Vec<String>,
     reports: &[(Format, PathBuf)],
-) -> Result<bool, String> {
+    args: &RunArgs,
+) -> Result<RunLog, String> {
     let recorder = recorder
         .into_inner()
         .map_err(|_| "the JSON-lines report writer was poisoned".to_string())?;
     let log = recorder
-        .finish(report.interrupted, stale, report.duration)
+        .finish(interrupted, stale, duration)
         .map_err(|e| format!("writing the JSON-lines report: {e}"))?;
-    let log = read::parse(&jsonl::to_string(&log), "the run's records")
+    // One copy of the records at a time: the text, then the records read back.
+    let written = jsonl::to_string(&log);
+    drop(log);
+    let log = read::parse(&written, "the run's records")
         .map_err(|e| format!("the run's own records do not read back: {e}"))?;
+    drop(written);
     let logs = std::slice::from_ref(&log);
     for (format, path) in reports {
         if *format == Format::Jsonl {
             continue; // written as the run went
         }
-        let content = format.render(logs)?;
+        let mut content = format.render(logs)?;
+        if *format == Format::Text {
+            content = with_verdict(content, &log, args.allow_no_must);
+        }
         std::fs::write(path, content).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    out!("{}", text::render(&log));
-    Ok(log.succeeded())
+    // On the terminal, failures many cases share are one line each (the report
+    // files list every case).
+    let summary = with_verdict(text::render_terminal(&log), &log, args.allow_no_must);
+    out!("{summary}");
+    Ok(log)
 }
 
 fn parse_report(spec: &str) -> Result<(Format, PathBuf), String> {
@@ -246,14 +318,10 @@ fn open_recorder(
 }
 
 fn progress_bar(len: usize) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(u64::try_from(len).unwrap_or(u64::MAX));
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} cases {elapsed}") {
-        bar.set_style(style);
-    }
-    bar
+    super::progress::bar(
+        u64::try_from(len).unwrap_or(u64::MAX),
+        "{bar:40} {pos}/{len} cases {elapsed}",
+    )
 }
 
 /// Joins the reports of the workers, in case order.

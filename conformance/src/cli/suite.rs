@@ -3,6 +3,8 @@
 //! a clause id of the embedded suite. Each argument's resolution is said in words.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 
 use zarr_reshape_conformance::report::escape::terminal as safe;
 use zarr_reshape_conformance::vector::embedded::{self, EmbeddedSuite};
@@ -11,18 +13,98 @@ use zarr_reshape_conformance::vector::{self, Case};
 /// How `run` names a suite folder.
 const CASES: &str = "--cases DIR";
 
+/// The embedded suites this process unpacked, by number: each is removed when its
+/// [`SuiteRoot`] is dropped, or by [`on_signal`] when the process is ended.
+static UNPACKED: Mutex<Vec<(u64, EmbeddedSuite)>> = Mutex::new(Vec::new());
+
+/// The number of the next unpacked suite.
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// The flag of a command that stops by itself on a signal (`run`, `fuzz`).
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+static HANDLER: Once = Once::new();
+
+/// Handles Ctrl-C, SIGTERM and SIGHUP (ctrlc's `termination` feature) from now on.
+fn install_handler() {
+    HANDLER.call_once(|| {
+        // Fails only when another handler is set, and none is: every command
+        // comes through here.
+        let _ = ctrlc::set_handler(on_signal);
+    });
+}
+
+/// A signal: a command that asked for [`stop_flag`] stops after the case in
+/// flight, and cleans up as it ends; any other command, or a second signal,
+/// removes the unpacked suites and exits at once (status 130).
+fn on_signal() {
+    if let Some(flag) = STOP.get() {
+        if !flag.swap(true, Ordering::SeqCst) {
+            return;
+        }
+    }
+    if let Ok(mut unpacked) = UNPACKED.lock() {
+        unpacked.clear();
+    }
+    std::process::exit(130);
+}
+
+/// The flag a signal (Ctrl-C, SIGTERM, SIGHUP) sets: the caller stops soon after
+/// and ends normally, which removes what it unpacked. A second signal ends the
+/// process at once, removing the unpacked suites first.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    install_handler();
+    Arc::clone(STOP.get_or_init(|| Arc::new(AtomicBool::new(false))))
+}
+
+/// An unpacked embedded suite, held in [`UNPACKED`] until this is dropped.
+#[derive(Debug)]
+struct Unpacked {
+    number: u64,
+    root: PathBuf,
+}
+
+impl Unpacked {
+    fn new(suite: EmbeddedSuite) -> Self {
+        let number = NEXT.fetch_add(1, Ordering::SeqCst);
+        let root = suite.root().to_path_buf();
+        match UNPACKED.lock() {
+            Ok(mut unpacked) => unpacked.push((number, suite)),
+            // Poisoned: never, as nothing panics while holding it; the suite is
+            // then removed at once rather than leaked.
+            Err(_) => drop(suite),
+        }
+        Self { number, root }
+    }
+
+    /// `text` with the temporary root replaced by the suite's name, for messages.
+    fn describe(&self, text: &str) -> String {
+        text.replace(&self.root.display().to_string(), &embedded::name())
+    }
+}
+
+impl Drop for Unpacked {
+    fn drop(&mut self) {
+        if let Ok(mut unpacked) = UNPACKED.lock() {
+            unpacked.retain(|(number, _)| *number != self.number);
+        }
+    }
+}
+
 /// A suite root on disk: a folder the user named, or the embedded suite unpacked
-/// to a temporary folder (removed when this is dropped).
+/// to a temporary folder (removed when this is dropped, or when a signal ends the
+/// process).
 #[derive(Debug)]
 pub struct SuiteRoot {
     path: PathBuf,
-    embedded: Option<EmbeddedSuite>,
+    embedded: Option<Unpacked>,
 }
 
 impl SuiteRoot {
     /// The embedded suite, unpacked; `instead` says how to name a folder instead,
     /// e.g. `--cases DIR`.
     pub fn embedded(instead: &str) -> Result<Self, String> {
+        install_handler();
         let suite = EmbeddedSuite::unpack().map_err(|error| {
             format!(
                 "cannot write the {} to a temporary folder ({error}); name a suite folder \
@@ -32,7 +114,7 @@ impl SuiteRoot {
         })?;
         Ok(Self {
             path: suite.root().to_path_buf(),
-            embedded: Some(suite),
+            embedded: Some(Unpacked::new(suite)),
         })
     }
 

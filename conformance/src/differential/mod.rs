@@ -33,7 +33,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 
 use crate::answer::Answer;
 use crate::judge::{ClassCheck, Outcome, judge};
-use crate::run::{Implementation, ImplementationInfo};
+use crate::run::{Implementation, ImplementationInfo, KnownFailure, breaks_run, listed_as};
 use crate::vector::Case;
 use kind::Reason;
 
@@ -82,8 +82,9 @@ pub struct Finding {
     pub answer: Answer,
     /// The judgement.
     pub outcome: Outcome,
-    /// Why it is a known divergence, when the expectations file lists it.
-    pub silenced: Option<String>,
+    /// The expectations file's entry that matches it (reason and outcome), if any;
+    /// it excuses the finding only for the outcome it lists ([`Self::silenced`]).
+    pub known: Option<KnownFailure>,
     /// How many cases shrinking tried.
     pub shrink_steps: u64,
     /// How long shrinking took.
@@ -91,11 +92,22 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// Whether it fails the run: not silenced, and a MUST case or an answer that is
-    /// no answer at all (a crash, a timeout or a protocol fault fails at every level).
+    /// Whether it fails the run, by `run`'s rule ([`breaks_run`]): a MUST case or an
+    /// answer that is no answer at all (a crash, a timeout or a protocol fault fails
+    /// at every level), unless an entry lists it with the outcome it ended in.
     #[must_use]
     pub fn fatal(&self) -> bool {
-        self.silenced.is_none() && (self.case.level == "must" || self.outcome.is_fault())
+        breaks_run(&self.case.level, &self.outcome, self.known.as_ref())
+    }
+
+    /// Why it is a known divergence: the reason of an entry that lists it with the
+    /// outcome it ended in.
+    #[must_use]
+    pub fn silenced(&self) -> Option<&str> {
+        self.known
+            .as_ref()
+            .filter(|known| listed_as(known.outcome, &self.outcome))
+            .map(|known| known.reason.as_str())
     }
 
     /// The ready-to-commit vector file (format 1) holding the shrunk case.
@@ -268,12 +280,12 @@ pub fn fuzz(
                 state.known.insert(reason.kind().to_string());
                 if let Checked::Disagrees(found) = check(state.implementation, &draft) {
                     let Disagreement(case, answer, outcome) = *found;
-                    let silenced = silencer.reason(&case);
+                    let known = silencer.known(&case, &outcome);
                     state.summary.findings.push(Finding {
                         case,
                         answer,
                         outcome,
-                        silenced,
+                        known,
                         shrink_steps: steps,
                         shrink_time: began.elapsed(),
                     });

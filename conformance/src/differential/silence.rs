@@ -8,14 +8,17 @@
 //! does not enforce that rule. A case the reference accepts (first clause
 //! `algorithm.*`) is never silenced by its clause, which would hide every wrong
 //! output; a listed id that matches the finding's id as a glob silences any finding,
-//! so a vector committed from an earlier finding can be listed by its id. Silenced
-//! findings are still shrunk and printed, marked as known; they never fail the run.
+//! so a vector committed from an earlier finding can be listed by its id. A matching
+//! entry excuses a finding only for the outcome it lists, by the rule `run` applies
+//! (`run::breaks_run`): an entry with `outcome = "fail"` never excuses a crash or an
+//! error. Excused findings are still shrunk and printed, marked as known.
 
 use std::path::Path;
 
 use serde::Deserialize;
 
-use super::super::run::Expectations;
+use super::super::run::{Expectations, KnownFailure, ListedOutcome, listed_as};
+use crate::judge::Outcome;
 use crate::vector::{Case, Expectation};
 
 /// The known divergences of one implementation.
@@ -29,6 +32,7 @@ struct Rule {
     clause: String,
     ids: Vec<glob::Pattern>,
     reason: String,
+    outcome: ListedOutcome,
 }
 
 #[derive(Debug, Deserialize)]
@@ -42,6 +46,8 @@ struct Failure {
     ids: Vec<String>,
     clause: String,
     reason: String,
+    #[serde(default)]
+    outcome: ListedOutcome,
 }
 
 impl Silencer {
@@ -74,24 +80,33 @@ impl Silencer {
                     clause: failure.clause,
                     ids,
                     reason: failure.reason,
+                    outcome: failure.outcome,
                 })
             })
             .collect::<Result<_, String>>()?;
         Ok(Self { rules })
     }
 
-    /// Why a shrunk case is a known divergence, if it is one.
+    /// The listing of a shrunk case that ended in `outcome`, if an entry matches
+    /// it: its reason and the outcome it excuses (`run::breaks_run` decides whether
+    /// the finding is excused). Of several matching entries, one listing `outcome`.
     #[must_use]
-    pub fn reason(&self, case: &Case) -> Option<String> {
+    pub fn known(&self, case: &Case, outcome: &Outcome) -> Option<KnownFailure> {
         let clause = case.clauses.first()?;
         let rejected = matches!(case.expect, Expectation::Error(_));
-        self.rules
-            .iter()
-            .find(|rule| {
+        let matching = || {
+            self.rules.iter().filter(|rule| {
                 (rejected && rule.clause == *clause)
                     || rule.ids.iter().any(|id| id.matches(&case.id))
             })
-            .map(|rule| format!("{} ({})", rule.reason, rule.clause))
+        };
+        matching()
+            .find(|rule| listed_as(rule.outcome, outcome))
+            .or_else(|| matching().next())
+            .map(|rule| KnownFailure {
+                reason: format!("{} ({})", rule.reason, rule.clause),
+                outcome: rule.outcome,
+            })
     }
 
     /// How many known failures are listed.

@@ -18,6 +18,10 @@ use super::{
 /// The most lines of a case's stderr shown in the summary.
 const STDERR_LINES: usize = 10;
 
+/// In the summary printed at the end of a run, failures that more than this many
+/// cases share (outcome and reason) are one line with their count, not each case.
+pub const MAX_SAME_REASON: usize = 3;
+
 /// The terminal summary of a finished run, rendered from its records.
 #[must_use]
 pub fn summary(report: &RunReport) -> String {
@@ -36,6 +40,18 @@ pub fn render_all(logs: &[RunLog]) -> String {
 /// line.
 #[must_use]
 pub fn render(report: &RunLog) -> String {
+    render_with(report, false)
+}
+
+/// [`render`], for the terminal at the end of a run: failures that more than
+/// [`MAX_SAME_REASON`] cases share (outcome and reason, as when an adapter's restart
+/// budget is spent) are one line with their count; the report files list each case.
+#[must_use]
+pub fn render_terminal(report: &RunLog) -> String {
+    render_with(report, true)
+}
+
+fn render_with(report: &RunLog, grouped: bool) -> String {
     let mut out = String::new();
     let info = &report.header.implementation;
     let tally = Tally::of(&report.cases);
@@ -83,11 +99,13 @@ pub fn render(report: &RunLog) -> String {
         &mut out,
         "Failures, errors and crashes that break the run",
         &broken,
+        grouped,
     );
     section(
         &mut out,
         "Failures that do not break the run (level should or interpretation)",
         &other,
+        grouped,
     );
     skips(&mut out, report);
 
@@ -179,12 +197,23 @@ fn table(out: &mut String, title: &str, rows: &[(String, Tally)], total: Option<
 }
 
 /// A titled list of failures, each with its expectation, answer and reason.
-fn section(out: &mut String, title: &str, records: &[&CaseLine]) {
+fn section(out: &mut String, title: &str, records: &[&CaseLine], grouped: bool) {
     if records.is_empty() {
         return;
     }
     let _ = writeln!(out, "\n{title} ({}):", records.len());
+    let mut shared: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    if grouped {
+        for record in records {
+            let count = shared.entry((&record.outcome, reason(record))).or_default();
+            *count = count.saturating_add(1);
+        }
+        shared.retain(|_, count| *count > MAX_SAME_REASON);
+    }
     for record in records {
+        if shared.contains_key(&(record.outcome.as_str(), reason(record))) {
+            continue;
+        }
         let case = *record;
         let _ = writeln!(
             out,
@@ -209,6 +238,21 @@ fn section(out: &mut String, title: &str, records: &[&CaseLine]) {
             );
         }
         stderr(out, &record.stderr);
+    }
+    if !shared.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nBy reason, where more than {MAX_SAME_REASON} cases share one (each case is in the report files, --report):"
+        );
+        for ((outcome, why), count) in shared {
+            let _ = writeln!(
+                out,
+                "  {} {}: {}",
+                plural(count, "case", "cases"),
+                safe(&outcome.to_uppercase()),
+                safe(&one_line(why))
+            );
+        }
     }
 }
 

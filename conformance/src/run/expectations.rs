@@ -12,14 +12,46 @@
 //!
 //! A listed case is excused only for the outcome listed: a case listed as `fail`
 //! that crashes, or listed as `crash` that gives a wrong answer, breaks the run.
+//! [`breaks_run`] is that rule, for `run` and `fuzz` alike.
+//!
+//! Every entry needs `ids`, `clause` and `reason`; the runner refuses a file whose
+//! `clause` is not among the clauses of a case it lists ([`Expectations::check_clauses`]),
+//! and a file in which a reason is still [`TODO`] (what `run --write-expectations`
+//! writes, for a person to fill in).
 
 use std::collections::BTreeMap;
+use std::io::Read as _;
 use std::path::Path;
 
-use zarr_reshape_harness::KnownFailures;
+use serde::Deserialize;
 pub use zarr_reshape_harness::ListedOutcome;
+use zarr_reshape_harness::{KnownFailures, MAX_KNOWN_FAILURES_BYTES};
 
 use crate::judge::Outcome;
+use crate::vector::Case;
+
+/// The reason `run --write-expectations` writes: the runner refuses a file that
+/// still holds it.
+pub const TODO: &str = "TODO";
+
+/// Whether a case of `level` that ended in `outcome` breaks a run (of `run` or of
+/// `fuzz`), given its listing in the expectations file:
+/// - a crash or an error, at any level, unless listed with that outcome: a crash or
+///   a fault is never a conforming answer;
+/// - a MUST case that failed, unless listed as `fail`;
+/// - a listed case that passed, or that ended in another outcome than the one
+///   listed (the list went stale).
+///
+/// A skip never breaks a run, listed or not.
+#[must_use]
+pub fn breaks_run(level: &str, outcome: &Outcome, known: Option<&KnownFailure>) -> bool {
+    match (outcome, known) {
+        (Outcome::Skip(_), _) => false,
+        (Outcome::Pass, known) => known.is_some(),
+        (outcome, Some(known)) => !listed_as(known.outcome, outcome),
+        (outcome, None) => outcome.is_fault() || level == "must",
+    }
+}
 
 /// Whether `outcome` is the one `listed`.
 #[must_use]
@@ -45,18 +77,53 @@ pub struct KnownFailure {
 #[derive(Debug, Clone, Default)]
 pub struct Expectations {
     known: BTreeMap<String, KnownFailure>,
+    /// The `clause` of each listed id's entry.
+    clauses: BTreeMap<String, String>,
+}
+
+/// The members of an entry this module reads itself (the harness crate reads and
+/// checks the whole entry first).
+#[derive(Deserialize)]
+struct File {
+    #[serde(default)]
+    failure: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+struct Entry {
+    ids: Vec<String>,
+    clause: String,
+    reason: String,
 }
 
 impl Expectations {
     /// Reads an expectations file.
     ///
     /// # Errors
-    /// When the file cannot be read, is not of this form (an `outcome` other than
-    /// `fail`, `error` and `crash` included), gives an empty reason, or lists an id
-    /// twice.
+    /// When the file cannot be read (or is not a regular file, or is larger than
+    /// [`MAX_KNOWN_FAILURES_BYTES`]), is not of this form (an `outcome` other than
+    /// `fail`, `error` and `crash` included), gives an empty reason or a reason
+    /// still [`TODO`], or lists an id twice.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        let fail = |what: String| format!("{}: {what}", path.display());
+        // Checked before it is opened: a FIFO would block, /dev/zero never end.
+        let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+        if !metadata.is_file() {
+            return Err(fail("not a regular file".into()));
+        }
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|file| {
+                file.take(MAX_KNOWN_FAILURES_BYTES.saturating_add(1))
+                    .read_to_string(&mut text)
+            })
+            .map_err(|e| fail(e.to_string()))?;
+        if u64::try_from(text.len()).map_or(true, |len| len > MAX_KNOWN_FAILURES_BYTES) {
+            return Err(fail(format!(
+                "an expectations file is at most {MAX_KNOWN_FAILURES_BYTES} bytes"
+            )));
+        }
+        Self::parse(&text).map_err(fail)
     }
 
     /// Reads the text of an expectations file.
@@ -66,6 +133,39 @@ impl Expectations {
     pub fn parse(text: &str) -> Result<Self, String> {
         // One reader of the format for the runner and the harness crate.
         let listed = KnownFailures::parse(text)?;
+        let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
+        let todo: Vec<String> = file
+            .failure
+            .iter()
+            .filter(|entry| entry.reason.trim() == TODO)
+            .map(|entry| {
+                let first = entry.ids.first().map_or("no ids", String::as_str);
+                let more = entry.ids.len().saturating_sub(1);
+                match more {
+                    0 => format!("{} ({first})", entry.clause),
+                    _ => format!("{} ({first} and {more} more)", entry.clause),
+                }
+            })
+            .collect();
+        if !todo.is_empty() {
+            return Err(format!(
+                "{} reason = \"{TODO}\"; write why each fails before running with it: {}",
+                if todo.len() == 1 {
+                    "1 entry still has"
+                } else {
+                    "these entries still have"
+                },
+                todo.join(", ")
+            ));
+        }
+        let clauses = file
+            .failure
+            .into_iter()
+            .flat_map(|entry| {
+                let clause = entry.clause;
+                entry.ids.into_iter().map(move |id| (id, clause.clone()))
+            })
+            .collect();
         let known = listed
             .ids()
             .filter_map(|id| listed.listed(id).map(|listing| (id, listing)))
@@ -74,7 +174,37 @@ impl Expectations {
                 (id.to_string(), KnownFailure { reason, outcome })
             })
             .collect();
-        Ok(Self { known })
+        Ok(Self { known, clauses })
+    }
+
+    /// Checks that the `clause` of each entry is among the clauses of every case of
+    /// `cases` it lists (ids not among `cases` are left to [`Self::missing_from`]).
+    ///
+    /// # Errors
+    /// Names each case whose entry gives another clause, with both clauses.
+    pub fn check_clauses(&self, cases: &[Case]) -> Result<(), String> {
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter_map(|case| {
+                let listed = self.clauses.get(&case.id)?;
+                (!case.clauses.contains(listed)).then(|| {
+                    format!(
+                        "{} is listed under clause {listed}, which is not among its clauses ({})",
+                        case.id,
+                        case.clauses.join(", ")
+                    )
+                })
+            })
+            .collect();
+        match wrong.as_slice() {
+            [] => Ok(()),
+            [one] => Err(format!("the expectations file: {one}")),
+            many => Err(format!(
+                "the expectations file: {} cases are listed under a clause that is not theirs:\n  {}",
+                many.len(),
+                many.join("\n  ")
+            )),
+        }
     }
 
     /// The listing of a case, if it is listed.

@@ -4,6 +4,7 @@
 mod expectations;
 mod implementation;
 mod in_process;
+mod kept;
 
 use std::time::{Duration, Instant};
 
@@ -13,17 +14,19 @@ use crate::answer::{Answer, catch_panic};
 use crate::judge::{ClassCheck, Outcome, judge};
 use crate::vector::Case;
 
-pub use expectations::{Expectations, KnownFailure, ListedOutcome, listed_as};
+pub use expectations::{Expectations, KnownFailure, ListedOutcome, TODO, breaks_run, listed_as};
 // The report names the protocol version (one path: the crate root re-exports it).
 pub use implementation::{Implementation, ImplementationInfo};
 pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference};
+pub use kept::{MAX_KEPT_ANSWER_BYTES, MAX_KEPT_ANSWER_VALUES, kept};
 
 /// One case's record in a run.
 #[derive(Debug, Clone)]
 pub struct CaseRecord {
     /// The case.
     pub case: Case,
-    /// What the implementation answered.
+    /// What the implementation answered, as kept for the reports: cut when it is
+    /// large ([`kept`]), after it was judged whole.
     pub answer: Answer,
     /// The judgement.
     pub outcome: Outcome,
@@ -37,22 +40,11 @@ pub struct CaseRecord {
 }
 
 impl CaseRecord {
-    /// Whether the record breaks the run:
-    /// - a case that crashed or errored, at any level, unless listed with that
-    ///   outcome: a crash or a fault is never a conforming answer;
-    /// - a MUST case that failed, unless listed as `fail`;
-    /// - a listed case that passed, or that ended in another outcome than the one
-    ///   listed (the list went stale).
-    ///
-    /// A skip never breaks the run, listed or not.
+    /// Whether the record breaks the run, by the rule of [`breaks_run`] (which
+    /// `fuzz` applies too).
     #[must_use]
     pub fn breaks_run(&self) -> bool {
-        match (&self.outcome, &self.known_failure) {
-            (Outcome::Skip(_), _) => false,
-            (Outcome::Pass, known) => known.is_some(),
-            (outcome, Some(known)) => !listed_as(known.outcome, outcome),
-            (outcome, None) => outcome.is_fault() || self.case.level == "must",
-        }
+        breaks_run(&self.case.level, &self.outcome, self.known_failure.as_ref())
     }
 
     /// Whether the case is listed and ended as listed (or skipped): a known
@@ -125,7 +117,7 @@ pub fn run_suite(
         let record = CaseRecord {
             known_failure: expectations.known(&case.id).cloned(),
             case: case.clone(),
-            answer,
+            answer: kept(answer),
             outcome,
             duration: began.elapsed(),
             stderr: implementation.take_stderr(),
