@@ -20,7 +20,7 @@ use zarr_reshape_conformance::readings::{derived_level, verdicts};
 use zarr_reshape_conformance::vector::Expectation;
 
 mod fuzzing;
-use fuzzing::{BINARY, fuzz, fuzz_finding, fuzz_run, scratch};
+use fuzzing::{BINARY, buggy_adapter, fuzz, fuzz_finding, fuzz_run, scratch};
 
 fn ignores_unknown_members() -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -151,4 +151,68 @@ fn generated_cases_have_the_derived_level_and_every_class_a_reading_gives() {
         }
     }
     assert!(judged > 2000, "only {judged} of 3000 cases judged");
+}
+
+/// `fuzz --expectations` judges a finding with `run`'s rule: an entry listing a
+/// clause as `fail` does not excuse a crash there (issue 30: 300 crashes, exit 0),
+/// an entry listing it as `crash` does.
+#[test]
+fn an_entry_listed_as_fail_does_not_excuse_a_crash() {
+    let dir = scratch("crash-listed-as-fail");
+    // Crashes on every case the reference rejects with repeated-auto.
+    let adapter = buggy_adapter(
+        &dir,
+        "def mutate(case, result):\n    \
+         error = result.get('error') or {}\n    \
+         if error.get('class') == 'repeated-auto':\n        \
+         return {'crashed': {'message': 'panic: two autos'}}\n    \
+         return None",
+    );
+    let listing = |outcome: &str| {
+        let path = dir.join(format!("{outcome}.toml"));
+        std::fs::write(
+            &path,
+            format!(
+                "[[failure]]\nids = []\nclause = \"shape.auto.once\"\nreason = \"r\"\noutcome = \"{outcome}\"\n"
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let run_with = |outcome: &str| {
+        let path = listing(outcome);
+        fuzz(&[
+            "--adapter",
+            &adapter,
+            "--seed",
+            "1",
+            "--cases",
+            "300",
+            "--operations",
+            "resolve",
+            "--expectations",
+            path.to_str().unwrap(),
+        ])
+    };
+    let listed_fail = run_with("fail");
+    assert!(
+        listed_fail.stdout.contains("crash: panic: two autos"),
+        "the crash is found: {}",
+        listed_fail.stdout
+    );
+    assert_eq!(listed_fail.code, Some(1), "{}", listed_fail.stdout);
+    assert!(
+        listed_fail
+            .stdout
+            .contains("ended in crash, but the expectations file lists it as fail"),
+        "{}",
+        listed_fail.stdout
+    );
+    let listed_crash = run_with("crash");
+    assert_eq!(listed_crash.code, Some(0), "{}", listed_crash.stdout);
+    assert!(
+        listed_crash.stdout.contains("known divergence"),
+        "{}",
+        listed_crash.stdout
+    );
 }
