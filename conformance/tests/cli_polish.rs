@@ -176,3 +176,99 @@ fn the_manual_page_is_roff_for_every_subcommand() {
         b"mine"
     );
 }
+
+/// The fake adapter's command line (`tests/fake_adapters/fake_adapter.py`).
+fn fake_adapter(arguments: &str) -> String {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake_adapters/fake_adapter.py");
+    format!("python3 {} {arguments}", script.display())
+}
+
+/// Whether `program` runs here.
+fn available(program: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok();
+    if !found {
+        println!("note: {program} is not on the PATH; skipped");
+    }
+    found
+}
+
+#[test]
+fn sigterm_stops_the_run_and_removes_the_unpacked_suite() {
+    if !available("python3") {
+        return;
+    }
+    let scratch = Scratch::new("cli-sigterm");
+    let mut child = Command::new(BINARY)
+        .args(["run", "--adapter", &fake_adapter("slow 200")])
+        .env("TMPDIR", &scratch.0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The embedded suite is unpacked, and a case or two have run.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(&scratch.0).unwrap().next().is_none() {
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "the suite was never unpacked"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Stopped after the case in flight, its summary printed (an interrupted run
+    // fails), or, when the signal came while the cases were still being read,
+    // at once (130); the unpacked suite is removed either way.
+    match output.status.code() {
+        Some(1) => assert!(stdout.contains("INTERRUPTED"), "{stdout}"),
+        Some(130) => {}
+        other => panic!("ended with {other:?}: {stdout}"),
+    }
+    let left: Vec<_> = std::fs::read_dir(&scratch.0).unwrap().collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+}
+
+/// `zarr-reshape ARGS` with a terminal (`script` makes one) for its output.
+fn on_a_terminal(args: &str) -> String {
+    let output = Command::new("script")
+        .args(["-qfec", &format!("{BINARY} {args}"), "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_progress_bar_shows_after_a_second_on_a_terminal_only() {
+    if !available("python3") || !available("script") {
+        return;
+    }
+    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../spec-cases/shape.auto.once/two-autos.json");
+    let case = case.display();
+    // One case of 2.5 s: the bar shows while it runs (it ticks on its own).
+    let slow = on_a_terminal(&format!(
+        "run --cases {case} --adapter '{}'",
+        fake_adapter("slow 2500")
+    ));
+    assert!(slow.contains("0/1 cases"), "{slow}");
+    // A run shorter than a second prints no bar.
+    let quick = on_a_terminal(&format!("run --cases {case}"));
+    assert!(quick.contains("PASSED"), "{quick}");
+    assert!(!quick.contains("1/1 cases"), "{quick}");
+    // Not a terminal: no bar.
+    let output = Command::new(BINARY)
+        .args(["run", "--cases", &case.to_string(), "--adapter"])
+        .arg(fake_adapter("slow 1500"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("/1 cases"), "{stderr}");
+}
