@@ -358,3 +358,31 @@ fn fixtures_into_a_folder_of_someone_else_stay_under_the_ceiling() {
         "mine"
     );
 }
+
+// run loop
+
+/// Answers of just under 1 MB each (330,000 small numbers) for 19 cases: a run
+/// kept every answer whole, parsed, until its reports were written (about 66 MB a
+/// case: 1.3 GB at 19 cases, SIGABRT under the ceiling; the issue's 5.8 GB at 92).
+/// Each answer is judged whole, then kept cut (`run::kept`): about 105 MB in all.
+#[test]
+fn answers_accumulated_over_a_run_stay_under_the_ceiling() {
+    let on_case = "print('{\"seq\": %d, \"result\": {\"shape\": [330000], \"data\": [%s]}}' \
+                   % (seq, ', '.join(['0'] * 330000)), flush=True)";
+    let scratch = fake_adapter("big-answers", on_case);
+    let dir = &scratch.0;
+    let adapter = format!("python3 {}", dir.join("adapter.py").display());
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases");
+    let arguments = [
+        "run",
+        "--adapter",
+        &adapter,
+        "--cases",
+        suite.to_str().unwrap(),
+        "--filter",
+        "algorithm.ravel/encode-*",
+    ];
+    let (code, stderr) = capped(dir, &arguments, None);
+    // Wrong answers, every one: the run fails, and ends by itself with its summary.
+    assert_eq!(code, 1, "{stderr}");
+}

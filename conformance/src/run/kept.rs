@@ -48,12 +48,17 @@ fn kept_output(output: Map<String, Value>) -> Map<String, Value> {
     let values = output
         .values()
         .fold(1_usize, |n, v| n.saturating_add(count(v)));
-    let text = Value::Object(output);
-    let length = text.to_string().len();
-    let Value::Object(output) = text else {
-        return Map::new();
-    };
-    if values <= MAX_KEPT_ANSWER_VALUES && length <= MAX_KEPT_ANSWER_BYTES {
+    // Written out only as far as the cap: a long answer is never written whole.
+    let whole = values <= MAX_KEPT_ANSWER_VALUES
+        && output
+            .iter()
+            .try_fold(0_usize, |sum, (key, value)| {
+                let (text, cut) = bounded_text(value, MAX_KEPT_ANSWER_BYTES);
+                let sum = sum.saturating_add(key.len()).saturating_add(text.len());
+                (!cut && sum <= MAX_KEPT_ANSWER_BYTES).then_some(sum)
+            })
+            .is_some();
+    if whole {
         return output;
     }
     let members = output.len();
@@ -61,14 +66,13 @@ fn kept_output(output: Map<String, Value>) -> Map<String, Value> {
         .into_iter()
         .take(MAX_KEPT_MEMBERS)
         .map(|(key, value)| {
-            let text = value.to_string();
-            if count(&value) <= 64 && text.len() <= EXCERPT_BYTES {
+            let (text, cut) = bounded_text(&value, EXCERPT_BYTES);
+            let values = count(&value);
+            if values <= 64 && !cut {
                 (cut_text(key, EXCERPT_BYTES), value)
             } else {
                 let note = format!(
-                    "(cut by the runner: {} bytes of JSON; it keeps {EXCERPT_BYTES}) {}",
-                    text.len(),
-                    prefix(&text, EXCERPT_BYTES)
+                    "(cut by the runner: {values} JSON values; it keeps {EXCERPT_BYTES} bytes) {text}"
                 );
                 (cut_text(key, EXCERPT_BYTES), Value::String(note))
             }
@@ -81,6 +85,49 @@ fn kept_output(output: Map<String, Value>) -> Map<String, Value> {
         );
     }
     kept
+}
+
+/// The start of `value`'s JSON text, at most `max` bytes (at a character
+/// boundary), and whether it was cut; written no further than that.
+fn bounded_text(value: &Value, max: usize) -> (String, bool) {
+    /// A writer that takes `max` bytes, then refuses.
+    struct Bounded {
+        bytes: Vec<u8>,
+        max: usize,
+        cut: bool,
+    }
+    impl std::io::Write for Bounded {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = self.max.saturating_sub(self.bytes.len());
+            if buf.len() > room {
+                self.bytes.extend(buf.iter().take(room));
+                self.cut = true;
+                return Err(std::io::Error::other("cut"));
+            }
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Bounded {
+        bytes: Vec::new(),
+        max,
+        cut: false,
+    };
+    let _ = serde_json::to_writer(&mut out, value);
+    // A character cut in two at the end is left out.
+    let text = match String::from_utf8(out.bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let valid = error.utf8_error().valid_up_to();
+            let mut bytes = error.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
+    };
+    (text, out.cut)
 }
 
 /// How many JSON values `value` holds, itself included.
