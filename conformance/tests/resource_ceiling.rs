@@ -386,3 +386,27 @@ fn answers_accumulated_over_a_run_stay_under_the_ceiling() {
     // Wrong answers, every one: the run fails, and ends by itself with its summary.
     assert_eq!(code, 1, "{stderr}");
 }
+
+/// An expectations file that is a FIFO or `/dev/zero` is refused before it is read
+/// (it blocked, or filled memory), by `run` and by `fuzz`.
+#[test]
+fn an_expectations_file_whose_read_could_block_is_refused_unread() {
+    let scratch = Scratch::new("expectations-fifo");
+    let fifo = scratch.0.join("known.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for path in [fifo.to_str().unwrap(), "/dev/zero"] {
+        let run = ["run", "--cases", "codec.name", "--expectations", path];
+        let fuzz = ["fuzz", "--cases", "10", "--expectations", path];
+        for arguments in [&run[..], &fuzz[..]] {
+            let (code, stderr) = capped(&scratch.0, arguments, None);
+            assert_eq!(code, 2, "{arguments:?}: {stderr}");
+            assert!(stderr.contains("not a regular file"), "{stderr}");
+        }
+    }
+}

@@ -44,7 +44,8 @@ pub struct FuzzArgs {
     time: Option<f64>,
     /// The implementation's known divergences (the TOML file of `run --expectations`):
     /// a finding whose first clause is a listed clause, or whose id matches a listed
-    /// id as a glob, is printed as known and does not fail the run.
+    /// id as a glob, is known, and does not fail the run when it ended in the
+    /// entry's outcome (as in `run`: one listed as fail does not excuse a crash).
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
     /// Also write each shrunk vector to `DIR/<clause>/<name>.json` (DIR is made if

@@ -56,7 +56,7 @@ impl Silencer {
     /// # Errors
     /// When `run` would refuse the file, or an id is not a valid glob.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = super::super::run::read_expectations(path)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 

@@ -64,6 +64,33 @@ pub fn listed_as(listed: ListedOutcome, outcome: &Outcome) -> bool {
     )
 }
 
+/// The text of an expectations file, checked before it is opened (a FIFO would
+/// block, `/dev/zero` never end): a regular file of at most
+/// [`MAX_KNOWN_FAILURES_BYTES`].
+///
+/// # Errors
+/// When it is not, or cannot be read; the message starts with the path.
+pub fn read_file(path: &Path) -> Result<String, String> {
+    let fail = |what: String| format!("{}: {what}", path.display());
+    let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| {
+            file.take(MAX_KNOWN_FAILURES_BYTES.saturating_add(1))
+                .read_to_string(&mut text)
+        })
+        .map_err(|e| fail(e.to_string()))?;
+    if u64::try_from(text.len()).map_or(true, |len| len > MAX_KNOWN_FAILURES_BYTES) {
+        return Err(fail(format!(
+            "an expectations file is at most {MAX_KNOWN_FAILURES_BYTES} bytes"
+        )));
+    }
+    Ok(text)
+}
+
 /// One listed case: why it does not pass, and how it ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownFailure {
@@ -105,25 +132,8 @@ impl Expectations {
     /// `fail`, `error` and `crash` included), gives an empty reason or a reason
     /// still [`TODO`], or lists an id twice.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let fail = |what: String| format!("{}: {what}", path.display());
-        // Checked before it is opened: a FIFO would block, /dev/zero never end.
-        let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-        if !metadata.is_file() {
-            return Err(fail("not a regular file".into()));
-        }
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .and_then(|file| {
-                file.take(MAX_KNOWN_FAILURES_BYTES.saturating_add(1))
-                    .read_to_string(&mut text)
-            })
-            .map_err(|e| fail(e.to_string()))?;
-        if u64::try_from(text.len()).map_or(true, |len| len > MAX_KNOWN_FAILURES_BYTES) {
-            return Err(fail(format!(
-                "an expectations file is at most {MAX_KNOWN_FAILURES_BYTES} bytes"
-            )));
-        }
-        Self::parse(&text).map_err(fail)
+        let text = read_file(path)?;
+        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Reads the text of an expectations file.

@@ -14,7 +14,10 @@ use crate::answer::{Answer, catch_panic};
 use crate::judge::{ClassCheck, Outcome, judge};
 use crate::vector::Case;
 
-pub use expectations::{Expectations, KnownFailure, ListedOutcome, TODO, breaks_run, listed_as};
+pub use expectations::{
+    Expectations, KnownFailure, ListedOutcome, TODO, breaks_run, listed_as,
+    read_file as read_expectations,
+};
 // The report names the protocol version (one path: the crate root re-exports it).
 pub use implementation::{Implementation, ImplementationInfo};
 pub use in_process::{DEFAULT_TIMEOUT, MAX_STUCK_CASES, Reference};
