@@ -25,6 +25,10 @@ static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 static HANDLER: Once = Once::new();
 
+/// Held while a suite is unpacked and registered: a signal waits for it, so that
+/// a folder being written is registered, then removed.
+static UNPACKING: Mutex<()> = Mutex::new(());
+
 /// Handles Ctrl-C, SIGTERM and SIGHUP (ctrlc's `termination` feature) from now on.
 fn install_handler() {
     HANDLER.call_once(|| {
@@ -43,6 +47,7 @@ fn on_signal() {
             return;
         }
     }
+    let _unpacking = UNPACKING.lock();
     if let Ok(mut unpacked) = UNPACKED.lock() {
         unpacked.clear();
     }
@@ -105,6 +110,7 @@ impl SuiteRoot {
     /// e.g. `--cases DIR`.
     pub fn embedded(instead: &str) -> Result<Self, String> {
         install_handler();
+        let unpacking = UNPACKING.lock();
         let suite = EmbeddedSuite::unpack().map_err(|error| {
             format!(
                 "cannot write the {} to a temporary folder ({error}); name a suite folder \
@@ -112,10 +118,12 @@ impl SuiteRoot {
                 embedded::name()
             )
         })?;
-        Ok(Self {
+        let root = Self {
             path: suite.root().to_path_buf(),
             embedded: Some(Unpacked::new(suite)),
-        })
+        };
+        drop(unpacking);
+        Ok(root)
     }
 
     /// The embedded suite when `folder` is `None`, else that folder.

@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(kept["shape"], json!([100_000]));
         let note = kept["data"].as_str().unwrap();
         assert!(
-            note.starts_with("(cut by the runner: 200001 bytes"),
+            note.starts_with("(cut by the runner: 100001 JSON values"),
             "{note}"
         );
         assert!(Value::Object(kept).to_string().len() < 2 * EXCERPT_BYTES);
