@@ -199,7 +199,7 @@ fn sigterm_stops_the_run_and_removes_the_unpacked_suite() {
         return;
     }
     let scratch = Scratch::new("cli-sigterm");
-    let mut child = Command::new(BINARY)
+    let child = Command::new(BINARY)
         .args(["run", "--adapter", &fake_adapter("slow 200")])
         .env("TMPDIR", &scratch.0)
         .stdout(Stdio::piped())
