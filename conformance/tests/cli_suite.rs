@@ -201,7 +201,7 @@ fn version_names_the_suite_format_protocol_and_spec_commit() {
     let registry: Value =
         serde_json::from_slice(zarr_reshape_vectors::file("clauses.json").unwrap()).unwrap();
     let expected = format!(
-        "zarr-reshape {}\nsuite {}\nvector format {}\nadapter protocol {}\nspec commit {}\n",
+        "zarr-reshape {}\nsuite {} (vector format {})\nadapter protocol {}\nspec commit {}\n",
         env!("CARGO_PKG_VERSION"),
         zarr_reshape_vectors::SUITE_VERSION,
         zarr_reshape_vectors::FORMAT,
@@ -209,6 +209,15 @@ fn version_names_the_suite_format_protocol_and_spec_commit() {
         registry["spec"]["commit"].as_str().unwrap()
     );
     assert_eq!(stdout(&output), expected);
+    // The suite's README, copied into every export, names the same release.
+    assert!(
+        zarr_reshape_vectors::README.contains(&format!(
+            "Suite version: **{}**",
+            zarr_reshape_vectors::SUITE_VERSION
+        )),
+        "spec-cases/README.md names another suite version than {}",
+        zarr_reshape_vectors::SUITE_VERSION
+    );
     let short = Command::new(BINARY).arg("-V").output().unwrap();
     assert_eq!(
         stdout(&short),

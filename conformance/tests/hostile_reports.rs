@@ -22,14 +22,25 @@ use zarr_reshape_conformance::run::{
 };
 use zarr_reshape_conformance::vector::{self, MAX_FOLDER_DEPTH};
 
+/// Markdown an adapter may send, which a report must show as written: strong and
+/// emphasis with underscores, strikethrough, a link, an image, bare URLs, a `www.`
+/// name, an e-mail address, a mention, math, an emoji code and a heading marker.
+const MARKUP: &str = "__strong__ _em_ ~~struck~~ ~sub~ [link](https://example.com/l) \
+    ![img](x.png) https://example.com/a HTTP://EXAMPLE.ORG www.example.com \
+    user@example.com @someone $x^2$ :tada: # heading";
+
+/// Bidi controls (embeddings, overrides, isolates) and other format characters:
+/// zero-width space and joiner, byte order mark, soft hyphen, a tag, a C1 control.
+const FORMAT_CHARACTERS: &str = "a\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\u{2066}\u{2067}\u{2068}\u{2069}\u{200b}\u{200d}\u{feff}\u{ad}\u{e0041}\u{85}b";
+
 /// Every kind of character a report medium must not receive raw: XML-forbidden
 /// (C0, U+FFFE, U+FFFF), terminal controls (ESC, BEL, NUL, DEL, C1), a bidi
 /// override, and Markdown structure (line breaks, pipes, HTML, backticks).
 const HOSTILE: &str = "a\u{0}\u{1}\u{7}\u{b}\u{1b}[31m\u{7f}\u{85}\u{9b}\u{202e}\u{fffe}\u{ffff}|b\nc\r<script>`x`</script>&";
 
-fn case_json(id: &str, level: &str) -> Value {
+fn case_json(id: &str, level: &str, text: &str) -> Value {
     json!({
-        "id": id, "description": HOSTILE, "clauses": [format!("shape.size{HOSTILE}")],
+        "id": id, "description": text, "clauses": [format!("shape.size{text}")],
         "level": level, "operation": "resolve", "configuration": {"shape": [[0, 1], -1]},
         "decoded_shape": [2, 3, 4], "expect": {"encoded_shape": [6, 4]},
     })
@@ -37,30 +48,35 @@ fn case_json(id: &str, level: &str) -> Value {
 
 /// A record of each outcome and a known failure, every text hostile.
 fn hostile_report() -> RunReport {
+    report_saying(HOSTILE)
+}
+
+/// A record of each outcome and a known failure, every text `text`.
+fn report_saying(text: &str) -> RunReport {
     let outcomes = [
         Outcome::Pass,
-        Outcome::Fail(HOSTILE.into()),
-        Outcome::Error(HOSTILE.into()),
-        Outcome::Skip(HOSTILE.into()),
-        Outcome::Fail(HOSTILE.into()),
-        Outcome::Crash(HOSTILE.into()),
-        Outcome::Crash(HOSTILE.into()),
+        Outcome::Fail(text.into()),
+        Outcome::Error(text.into()),
+        Outcome::Skip(text.into()),
+        Outcome::Fail(text.into()),
+        Outcome::Crash(text.into()),
+        Outcome::Crash(text.into()),
     ];
     let records = outcomes
         .into_iter()
         .enumerate()
         .map(|(i, outcome)| {
             let mut case =
-                vector::parse_case(&case_json(&format!("x/{i}{HOSTILE}"), "must")).unwrap();
-            case.level = HOSTILE.into();
+                vector::parse_case(&case_json(&format!("x/{i}{text}"), "must", text)).unwrap();
+            case.level = text.into();
             CaseRecord {
                 case,
                 answer: Answer::Errored {
-                    message: HOSTILE.into(),
+                    message: text.into(),
                 },
                 // Listed from the fifth on: the sixth as it ended, the others otherwise.
                 known_failure: (i >= 4).then(|| KnownFailure {
-                    reason: HOSTILE.into(),
+                    reason: text.into(),
                     outcome: if i == 6 {
                         ListedOutcome::Fail
                     } else {
@@ -69,21 +85,21 @@ fn hostile_report() -> RunReport {
                 }),
                 outcome,
                 duration: Duration::from_micros(10),
-                stderr: format!("{HOSTILE}\n{HOSTILE}\n"),
+                stderr: format!("{text}\n{text}\n"),
             }
         })
         .collect();
     RunReport {
         implementation: ImplementationInfo {
-            name: HOSTILE.into(),
-            version: HOSTILE.into(),
-            language: HOSTILE.into(),
+            name: text.into(),
+            version: text.into(),
+            language: text.into(),
             operations: vec!["resolve".into()],
             protocol: 1,
         },
-        suite_version: 1,
+        suite_version: Some(text.into()),
         records,
-        stale_expectations: vec![HOSTILE.into()],
+        stale_expectations: vec![text.into()],
         interrupted: true,
         duration: Duration::from_millis(1),
     }
@@ -185,7 +201,7 @@ fn load_fault(case: &Value) -> (String, String) {
 #[test]
 fn an_unknown_level_is_a_load_error_at_its_pointer() {
     for level in ["MUST", "Must", "required", ""] {
-        let (pointer, message) = load_fault(&case_json("x/level", level));
+        let (pointer, message) = load_fault(&case_json("x/level", level, HOSTILE));
         assert_eq!(pointer, "/cases/0/level", "{level}: {message}");
         assert!(message.contains("unknown level"), "{message}");
     }
@@ -199,7 +215,7 @@ fn an_unknown_error_class_is_a_load_error_at_its_pointer() {
         json!([]),
         json!(3),
     ] {
-        let mut case = case_json("x/class", "must");
+        let mut case = case_json("x/class", "must", HOSTILE);
         case["expect"] = json!({ "error": error });
         let (pointer, _) = load_fault(&case);
         assert_eq!(pointer, "/cases/0/expect/error", "{error}");
@@ -208,7 +224,7 @@ fn an_unknown_error_class_is_a_load_error_at_its_pointer() {
 
 #[test]
 fn any_of_above_interpretation_needs_the_readings_it_lists() {
-    let mut case = case_json("x/any", "must");
+    let mut case = case_json("x/any", "must", HOSTILE);
     case["expect"] = json!({"any_of": [{"error": "overflow"}, {"encoded_shape": [6, 4]}]});
     assert_eq!(load_fault(&case).0, "/cases/0/expect/any_of");
     case["interpretations"] = json!(["I-7"]);
@@ -227,7 +243,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn write_case(folder: &Path) {
     std::fs::create_dir_all(folder).unwrap();
-    let file = json!({"format": 1, "cases": [case_json("x/one", "must")]});
+    let file = json!({"format": 1, "cases": [case_json("x/one", "must", HOSTILE)]});
     std::fs::write(folder.join("one.json"), file.to_string()).unwrap();
 }
 
@@ -311,4 +327,76 @@ fn check_spec_refuses_a_document_over_its_limit() {
     assert_eq!(report.findings.len(), 1);
     assert_eq!(report.findings[0].kind, Kind::TooLarge);
     assert!(!report.is_ok());
+}
+
+#[test]
+fn markdown_shows_adapter_markup_as_written_never_as_emphasis_links_or_math() {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    let out = markdown::render(&report_saying(MARKUP));
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_MATH;
+    let mut strong = Vec::new();
+    let mut in_strong = false;
+    let mut headings = 0;
+    for event in Parser::new_ext(&out, options) {
+        match event {
+            Event::Start(
+                tag @ (Tag::Emphasis | Tag::Strikethrough | Tag::Link { .. } | Tag::Image { .. }),
+            ) => panic!("{tag:?} in:\n{out}"),
+            Event::InlineMath(math) | Event::DisplayMath(math) => panic!("math {math} in:\n{out}"),
+            Event::Start(Tag::Heading { .. }) => headings += 1,
+            Event::Start(Tag::Strong) => in_strong = true,
+            Event::End(pulldown_cmark::TagEnd::Strong) => in_strong = false,
+            Event::Text(text) if in_strong => strong.push(text.to_string()),
+            _ => {}
+        }
+    }
+    assert_eq!(headings, 1, "the report's own heading only:\n{out}");
+    // The report's own bold (the verdict, outcomes that break the run), never the adapter's.
+    assert!(
+        strong.iter().all(|text| !text.contains("strong")),
+        "{strong:?}"
+    );
+    // GitHub's autolinks, mentions and emoji codes (pulldown-cmark has none): no
+    // scheme, `www.`, address or code stays whole outside code spans.
+    let prose = outside_code_spans(&out);
+    for whole in [
+        "https://",
+        "HTTP://",
+        "www.",
+        "user@example",
+        "@someone",
+        ":tada:",
+    ] {
+        assert!(!prose.contains(whole), "{whole} in:\n{out}");
+    }
+    assert!(
+        prose.contains("\\_\\_strong\\_\\_") && prose.contains("\\~\\~struck\\~\\~"),
+        "{out}"
+    );
+}
+
+#[test]
+fn junit_shows_bidi_controls_and_format_characters_as_escapes() {
+    let xml = junit::render(&report_saying(FORMAT_CHARACTERS));
+    roxmltree::Document::parse(&xml).unwrap();
+    for c in FORMAT_CHARACTERS.chars().filter(|c| !c.is_ascii()) {
+        assert!(!xml.contains(c), "{c:?} raw in the XML");
+        assert!(
+            xml.contains(&format!("\\u{{{:x}}}", u32::from(c))),
+            "{c:?} not shown"
+        );
+    }
+    // The other media too.
+    for out in [
+        markdown::render(&report_saying(FORMAT_CHARACTERS)),
+        text::summary(&report_saying(FORMAT_CHARACTERS)),
+    ] {
+        assert!(
+            FORMAT_CHARACTERS
+                .chars()
+                .filter(|c| !c.is_ascii())
+                .all(|c| !out.contains(c)),
+            "{out}"
+        );
+    }
 }

@@ -1,13 +1,18 @@
 //! Issue 19: the HTML results page (a snapshot of a small fixed input, its table
 //! semantics, its escaping and self-containment) and the shields.io badge.
-#![allow(clippy::unwrap_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 use zarr_reshape_conformance::Registry;
-use zarr_reshape_conformance::report::record::{Footer, Millis, RunLog};
-use zarr_reshape_conformance::report::{badge, html, read};
+use zarr_reshape_conformance::report::record::{CaseLine, Footer, Millis, RunLog};
+use zarr_reshape_conformance::report::{badge, html, read, verdict};
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -195,4 +200,152 @@ fn markdown_puts_several_runs_side_by_side_then_each_summary() {
         2,
         "{out}"
     );
+}
+
+/// The reference run with each case of `clause` changed by `edit`, its footer
+/// made again from the cases.
+fn edited(clause: &str, edit: impl Fn(&mut CaseLine)) -> RunLog {
+    let mut log = log("reference.jsonl");
+    for case in log.cases.iter_mut().filter(|c| c.clauses[0] == clause) {
+        edit(case);
+    }
+    log.footer = Some(Footer::of(&log.cases, false, Vec::new(), Millis::default()));
+    log
+}
+
+/// The `<td>` of `clause` in `column` (from 0) of `page`.
+fn cell(page: &str, clause: &str, column: usize) -> String {
+    let row = page
+        .lines()
+        .find(|l| l.starts_with(&format!("<tr data-clause=\"{clause}\"")))
+        .unwrap();
+    row.split("<td ").nth(column + 1).unwrap().to_string()
+}
+
+#[test]
+fn an_interpretation_failure_of_a_passing_run_is_not_shown_as_a_fatal_failure() {
+    // limits.u64's cases are at level interpretation: a wrong answer does not break the run.
+    let log = edited("limits.u64", |case| {
+        case.outcome = "fail".into();
+        case.reason = Some("a wrong answer".into());
+    });
+    assert!(log.succeeded() && verdict(&log).starts_with("PASSED"));
+    let page = html::render(&[log], &registry());
+    let cell = cell(&page, "limits.u64", 0);
+    assert!(
+        cell.starts_with(
+            "class=\"differs\" data-state=\"differs\"><span class=\"state\">\u{2260} differs</span>"
+        ),
+        "{cell}"
+    );
+    assert!(!page.contains("<td class=\"fail\""), "{page}");
+}
+
+#[test]
+fn the_verdicts_come_before_the_matrix() {
+    let page = page();
+    let verdicts = page.find("<ul id=\"verdicts\">").unwrap();
+    assert!(verdicts < page.find("<table").unwrap());
+    let list = &page[verdicts..page.find("</ul>").unwrap()];
+    assert!(list.contains(
+        "<li class=\"verdict passed\"><strong>zarr-reshape 0.1.0 (rust)</strong>: PASSED"
+    ));
+    assert!(list.contains("<li class=\"verdict failed\"><strong>mixed &lt;b&gt;fake&lt;/b&gt; 0.1 (python)</strong>: FAILED"));
+}
+
+#[test]
+fn two_runs_of_one_adapter_get_distinct_column_titles() {
+    let page = html::render(
+        &[log("reference.jsonl"), log("reference.jsonl")],
+        &registry(),
+    );
+    let titles: Vec<&str> = page
+        .split("<th scope=\"col\">")
+        .skip(2)
+        .map(|t| t.split("</th>").next().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "zarr-reshape 0.1.0 (rust), run 1",
+            "zarr-reshape 0.1.0 (rust), run 2"
+        ]
+    );
+}
+
+#[test]
+fn a_cell_of_skips_only_says_skipped_not_not_passing() {
+    let log = edited("algorithm.ravel", |case| {
+        case.outcome = "skip".into();
+        case.reason = Some("not supported".into());
+    });
+    let cell = cell(&html::render(&[log], &registry()), "algorithm.ravel", 0);
+    assert!(
+        cell.contains("<summary>3 cases skipped</summary>"),
+        "{cell}"
+    );
+    assert!(!cell.contains("not passing"), "{cell}");
+}
+
+#[test]
+fn code_in_the_title_is_sized_relative_to_its_text() {
+    // `code { font: 13px ... }` made the title's `reshape` smaller than the title.
+    let page = page();
+    let rule = page.lines().find(|l| l.starts_with("code {")).unwrap();
+    assert!(!rule.contains("px") && rule.contains("em;"), "{rule}");
+}
+
+#[test]
+fn a_run_that_tested_nothing_is_never_green_nor_passed() {
+    let empty = {
+        let mut log = log("reference.jsonl");
+        log.cases.clear();
+        log.footer = Some(Footer::of(&log.cases, false, Vec::new(), Millis::default()));
+        log
+    };
+    let skipped = edited_all(|case| {
+        case.outcome = "skip".into();
+        case.reason = Some("not supported".into());
+    });
+    let no_must = {
+        let mut log = log("reference.jsonl");
+        log.cases.retain(|case| case.level != "must");
+        log.footer = Some(Footer::of(&log.cases, false, Vec::new(), Millis::default()));
+        log
+    };
+    for (log, message, why) in [
+        (empty, "not tested", "the run has no case"),
+        (
+            skipped,
+            "not tested: 15 MUST skipped",
+            "every case was skipped: 20",
+        ),
+        (
+            no_must,
+            "not tested",
+            "5 cases ran, none of level must; 0 skipped",
+        ),
+    ] {
+        assert!(log.succeeded(), "the footer's succeeded is the run's own");
+        assert_eq!(
+            verdict(&log),
+            format!("NOT TESTED: no MUST case ran ({why})")
+        );
+        let endpoint = badge::badge(&log);
+        assert_eq!(
+            (endpoint.color, endpoint.message.as_str()),
+            ("lightgrey", message)
+        );
+        let page = html::render(std::slice::from_ref(&log), &registry());
+        assert!(!page.contains("PASSED"), "{page}");
+        assert!(page.contains("<li class=\"verdict untested\">"), "{page}");
+    }
+}
+
+/// The reference run with every case changed by `edit`.
+fn edited_all(edit: impl Fn(&mut CaseLine)) -> RunLog {
+    let mut log = log("reference.jsonl");
+    log.cases.iter_mut().for_each(edit);
+    log.footer = Some(Footer::of(&log.cases, false, Vec::new(), Millis::default()));
+    log
 }

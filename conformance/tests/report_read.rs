@@ -297,3 +297,94 @@ fn the_report_command_names_the_file_and_refuses_several_runs_where_one_is_meant
             .contains("not a regular file")
     );
 }
+
+#[test]
+fn a_format_3_file_still_reads_its_suite_version_as_the_vector_format() {
+    // format3.jsonl is mixed.jsonl as report format 3 wrote it: `"suite_version":1`
+    // was the vector format, and no release was recorded.
+    let old = read::read_file(&fixture("format3.jsonl")).unwrap();
+    let new = parse(&mixed()).unwrap();
+    assert_eq!((old.header.format, new.header.format), (3, FORMAT));
+    assert_eq!(old.header.suite_version, None);
+    assert_eq!(old.header.vector_format, 1);
+    assert_eq!((&old.cases, &old.footer), (&new.cases, &new.footer));
+    assert_eq!(
+        old.header.suite(),
+        "suite release not recorded (report format 3)"
+    );
+    // mixed.jsonl is a run on --cases files: no release either, said otherwise.
+    assert_eq!(new.header.suite(), "cases from files (not a suite release)");
+    let fixture = fixture("format3.jsonl");
+    for format in ["text", "markdown", "junit", "html", "badge"] {
+        let output = zarr_reshape(&["report", "--format", format, fixture.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{format}");
+    }
+    let output = zarr_reshape(&["report", "--format", "text", fixture.to_str().unwrap()]);
+    let first = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        first.starts_with(
+            "mixed <b>fake</b> 0.1 (python), suite release not recorded (report format 3): 20 cases\n"
+        ),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_format_4_header_names_the_suite_release_and_the_vector_format_apart() {
+    let reference = read::read_file(&fixture("reference.jsonl")).unwrap();
+    assert_eq!(reference.header.suite_version.as_deref(), Some("3.0.0"));
+    assert_eq!(reference.header.vector_format, 1);
+    assert!(
+        text::render(&reference).starts_with("zarr-reshape 0.1.0 (rust), suite 3.0.0: 20 cases\n")
+    );
+    // A format 4 header must say both.
+    let text = edit_line(&mixed(), 1, |l| l.replace(",\"vector_format\":1", ""));
+    assert!(
+        refusal(&text).contains("missing field `vector_format`"),
+        "{}",
+        refusal(&text)
+    );
+}
+
+#[test]
+fn a_run_header_names_the_release_only_for_cases_of_the_embedded_suite() {
+    let scratch = Scratch::new("report-read-header");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-cases/codec.name");
+    let header = |name: &str, args: &[&str]| {
+        let jsonl = scratch.0.join(name);
+        let report = format!("jsonl={}", jsonl.display());
+        let mut all = vec![
+            "run",
+            "--filter",
+            "codec.name/codec-is-*",
+            "--report",
+            &report,
+        ];
+        all.extend_from_slice(args);
+        let output = zarr_reshape(&all);
+        assert_ne!(output.status.code(), Some(2), "{output:?}");
+        let text = std::fs::read_to_string(&jsonl).unwrap();
+        let line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        (
+            line["suite_version"].clone(),
+            line["vector_format"].clone(),
+            line["format"].clone(),
+        )
+    };
+    let release = serde_json::Value::from(zarr_reshape_vectors::SUITE_VERSION);
+    assert_eq!(
+        header("embedded.jsonl", &[]),
+        (release.clone(), 1.into(), FORMAT.into())
+    );
+    // A clause id selects from the embedded suite: still the release.
+    assert_eq!(
+        header("clause.jsonl", &["--cases", "codec.name"]).0,
+        release
+    );
+    // A folder, even of the same files: no release vouches for it.
+    let folder = folder.to_str().unwrap();
+    assert_eq!(
+        header("folder.jsonl", &["--cases", folder]).0,
+        serde_json::Value::Null
+    );
+}

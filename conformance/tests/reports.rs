@@ -146,7 +146,7 @@ fn report() -> RunReport {
             operations: vec!["resolve".into()],
             protocol: 2,
         },
-        suite_version: vector::FORMAT,
+        suite_version: Some(zarr_reshape_vectors::SUITE_VERSION.into()),
         records: records(),
         stale_expectations: vec!["input-dims.prefix/a-case-since-removed".into()],
         interrupted: false,
@@ -233,8 +233,12 @@ fn markdown_summary() {
 
 fn jsonl(report: &RunReport) -> Vec<Value> {
     let mut out = Vec::new();
-    let mut writer =
-        JsonlWriter::new(&mut out, &report.implementation, report.suite_version).unwrap();
+    let mut writer = JsonlWriter::new(
+        &mut out,
+        &report.implementation,
+        report.suite_version.as_deref(),
+    )
+    .unwrap();
     for record in &report.records {
         writer.record(record).unwrap();
     }
@@ -271,7 +275,13 @@ fn jsonl_lines_match_the_schema_header_cases_footer() {
     assert_eq!(lines.len(), report.records.len() + 2);
     assert_eq!(lines[0]["type"], "header");
     assert_eq!(lines[0]["implementation"]["name"], "zarrs");
-    assert_eq!(lines[0]["suite_version"], 1);
+    // The suite release and, apart, the vector format of its files (report format 4).
+    assert_eq!(lines[0]["format"], 4);
+    assert_eq!(
+        lines[0]["suite_version"],
+        zarr_reshape_vectors::SUITE_VERSION
+    );
+    assert_eq!(lines[0]["vector_format"], vector::FORMAT);
     assert!(
         lines[1..lines.len() - 1]
             .iter()
@@ -325,8 +335,12 @@ fn jsonl_of_an_interrupted_run_ends_with_a_footer_that_says_so() {
 fn jsonl_flushes_every_line_as_it_is_written() {
     let report = report();
     let buffered = BufWriter::with_capacity(1 << 16, Vec::new());
-    let mut writer =
-        JsonlWriter::new(buffered, &report.implementation, report.suite_version).unwrap();
+    let mut writer = JsonlWriter::new(
+        buffered,
+        &report.implementation,
+        report.suite_version.as_deref(),
+    )
+    .unwrap();
     let on_disk = |w: &JsonlWriter<BufWriter<Vec<u8>>>| {
         String::from_utf8(w.get_ref().get_ref().clone())
             .unwrap()

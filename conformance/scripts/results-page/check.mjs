@@ -6,8 +6,11 @@
 // from the page: one row per clause that has a case (its first clause), one column
 // per file, in the order given, and each cell's state from the case outcomes.
 // Fails on any console error, page error or network request, on a missing or extra
-// row or column, on a cell without its word label, on a cell whose state differs,
-// and when a failing case's id is not in its cell's details. Writes a screenshot.
+// row or column, on column titles that are not distinct, on a cell without its word
+// label, on a cell whose state differs, when a failing case's id is not in its
+// cell's details, when the verdicts are not above the matrix (one per file, none
+// PASSED for a run in which no must case ran), and when the title's code is smaller
+// than the title. Writes a screenshot.
 // Closing line: "results-page: N passed, M failed".
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -25,15 +28,18 @@ const screenshot = resolve(option("--screenshot"));
 const runs = args;
 if (runs.length === 0) throw new Error("give the JSON-lines files the page was rendered from");
 
-// How a case is counted, as conformance/REPORTS.md says.
+// How a case is counted, as conformance/REPORTS.md says; a wrong answer that does
+// not break the run (level should or interpretation) is "differs", not "fail".
 function status(c) {
   const listed = c.known_outcome;
   if (listed && (listed === c.outcome || c.outcome === "skip")) return "known";
   if (c.outcome === "pass") return listed ? "unexpected-pass" : "pass";
+  if (c.outcome === "fail" && !c.breaks_run) return "differs";
   return c.outcome;
 }
 function stateOf(statuses) {
   if (statuses.some((s) => ["fail", "error", "crash", "unexpected-pass"].includes(s))) return "fail";
+  if (statuses.includes("differs")) return "differs";
   if (statuses.includes("known")) return "known";
   if (statuses.includes("pass")) return "pass";
   if (statuses.includes("skip")) return "skip";
@@ -42,8 +48,10 @@ function stateOf(statuses) {
 
 const expected = new Map(); // clause -> one array of statuses per run
 const failing = []; // [column, clause, id] of one case that did not pass, per run
+const untested = []; // per run: whether no must case ran (none, or every one skipped)
 runs.forEach((path, column) => {
   const lines = readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  untested.push(!lines.some((l) => l.type === "case" && l.level === "must" && l.outcome !== "skip"));
   let firstFailing = null;
   for (const c of lines.filter((l) => l.type === "case")) {
     const clause = c.clauses[0] ?? "(no clause)";
@@ -77,6 +85,27 @@ try {
 
   const headers = await table.locator("thead th[scope=col]").allTextContents();
   check(headers.length === runs.length + 1, `${headers.length - 1} implementation columns, ${runs.length} expected`);
+  check(new Set(headers).size === headers.length, `column titles are not distinct: ${headers.join(" | ")}`);
+
+  // The verdicts first: above the matrix, one per file; no PASSED where no must case ran.
+  const verdicts = await tab.locator("#verdicts li.verdict").allTextContents();
+  check(verdicts.length === runs.length, `${verdicts.length} verdicts, ${runs.length} expected`);
+  const above = await tab.evaluate(() => {
+    const list = document.querySelector("#verdicts");
+    const matrix = document.querySelector("table#results");
+    return Boolean(list && matrix && list.getBoundingClientRect().bottom <= matrix.getBoundingClientRect().top);
+  });
+  check(above, "the verdicts are not above the matrix");
+  verdicts.forEach((verdict, column) => {
+    if (!untested[column]) return;
+    check(!verdict.includes("PASSED"), `column ${column + 1}: PASSED although no must case ran`);
+  });
+  const sizes = await tab.evaluate(() => {
+    const title = document.querySelector("h1");
+    const code = title?.querySelector("code");
+    return title && code ? [parseFloat(getComputedStyle(title).fontSize), parseFloat(getComputedStyle(code).fontSize)] : [0, 0];
+  });
+  check(sizes[1] >= 0.8 * sizes[0], `the title's code is ${sizes[1]}px in a ${sizes[0]}px title`);
 
   const rows = await table.locator("tbody tr[data-clause]").evaluateAll((trs) =>
     trs.map((tr) => ({

@@ -6,9 +6,12 @@
 #   2. renders OUTDIR/results.html from the runs' JSON-lines files, and a badge per run
 #      (OUTDIR/<file name>.badge.json);
 #   3. loads the page in headless chromium (check.mjs): no console error, page error
-#      or request; the matrix has one row per clause with cases and one column per
-#      file; every cell's state agrees with the files; a failing case is listed in
-#      its cell; writes OUTDIR/results.png;
+#      or request; the verdicts come first, one per file, none PASSED for a run in
+#      which no must case ran; the matrix has one row per clause with cases and one
+#      column per file, their titles distinct; every cell's state agrees with the
+#      files (a should or interpretation failure of a passing run is "differs", not
+#      "fail"); a failing case is listed in its cell; the title's code is not shrunk;
+#      writes OUTDIR/results.png;
 #   4. shows that the check can fail: the same page with a row removed, and with
 #      every row removed, must be refused.
 # Usage: run.sh RUNNER OUTDIR RUN.jsonl [RUN2.jsonl ...]

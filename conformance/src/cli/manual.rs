@@ -25,12 +25,12 @@ pub struct CompletionsArgs {
 }
 
 /// The `--version` text after the program's name (`-V` gives the crate version only): the crate version, then the
-/// suite, vector format, adapter protocol and spec commit, one per line.
+/// suite release (with the vector format of its files), adapter protocol and spec commit, one per line.
 pub fn version() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         format!(
-            "{}\nsuite {}\nvector format {}\nadapter protocol {PROTOCOL_VERSION}\nspec commit {}",
+            "{}\nsuite {} (vector format {})\nadapter protocol {PROTOCOL_VERSION}\nspec commit {}",
             env!("CARGO_PKG_VERSION"),
             embedded::SUITE_VERSION,
             vector::FORMAT,

@@ -19,7 +19,7 @@ use zarr_reshape_conformance::report::{read, text, verdict};
 use zarr_reshape_conformance::run::{
     Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
 };
-use zarr_reshape_conformance::vector::{self, Case};
+use zarr_reshape_conformance::vector::Case;
 use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 /// Options of `zarr-reshape run`.
@@ -120,7 +120,7 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
         .first()
         .map(|worker| worker.info().clone())
         .ok_or("no worker")?;
-    let recorder = Mutex::new(open_recorder(&reports, &info)?);
+    let recorder = Mutex::new(open_recorder(&reports, &info, selection.suite_version())?);
     let progress = progress_bar(cases.len());
     let outcomes: Vec<Result<RunReport, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = cases
@@ -301,6 +301,7 @@ fn implementation(args: &RunArgs) -> Result<Box<dyn Implementation + Send>, Stri
 fn open_recorder(
     reports: &[(Format, PathBuf)],
     info: &ImplementationInfo,
+    suite_version: Option<&str>,
 ) -> Result<Recorder<BufWriter<File>>, String> {
     let path = reports
         .iter()
@@ -309,7 +310,7 @@ fn open_recorder(
     let file = path
         .map(|path| File::create(path).map_err(|e| format!("{}: {e}", path.display())))
         .transpose()?;
-    Recorder::start(file.map(BufWriter::new), info, vector::FORMAT).map_err(|e| {
+    Recorder::start(file.map(BufWriter::new), info, suite_version).map_err(|e| {
         format!(
             "{}: {e}",
             path.map(|p| p.display().to_string()).unwrap_or_default()

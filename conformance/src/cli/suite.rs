@@ -168,6 +168,16 @@ pub struct Selection {
     pub resolved: Vec<String>,
     /// Kept while the cases run: adapters read the fixtures below it.
     unpacked: Option<SuiteRoot>,
+    /// Whether some case came from a file or folder rather than the embedded suite.
+    from_files: bool,
+}
+
+impl Selection {
+    /// The suite release of the cases (the embedded suite's version), `None` when
+    /// some came from a file or folder: no release vouches for those.
+    pub fn suite_version(&self) -> Option<&'static str> {
+        (!self.from_files).then_some(embedded::SUITE_VERSION)
+    }
 }
 
 /// The cases that `arguments` (`--cases`) name, the embedded suite when none.
@@ -176,6 +186,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
         cases: Vec::new(),
         resolved: Vec::new(),
         unpacked: None,
+        from_files: false,
     };
     if arguments.is_empty() {
         let root = SuiteRoot::embedded(CASES)?;
@@ -191,6 +202,7 @@ pub fn select(arguments: &[PathBuf]) -> Result<Selection, String> {
     }
     for argument in arguments {
         let shown = safe(&argument.display().to_string());
+        selection.from_files = selection.from_files || argument.exists();
         if argument.is_dir() {
             let here = SuiteRoot::or_embedded(Some(argument), CASES)?;
             let (cases, files) = load_below(&here, argument)?;

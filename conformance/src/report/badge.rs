@@ -10,6 +10,9 @@ use super::record::RunLog;
 /// The badge's label.
 pub const LABEL: &str = "zarr reshape";
 
+/// The badge's message for a run in which no MUST case ran.
+pub const NOT_TESTED: &str = "not tested";
+
 /// The endpoint JSON, members in the order shields.io documents them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -18,11 +21,13 @@ pub struct Badge {
     pub schema_version: u8,
     /// [`LABEL`].
     pub label: &'static str,
-    /// `<passed>/<total> MUST`.
+    /// `<passed>/<total> MUST`; when no MUST case ran, `not tested` (no MUST
+    /// case) or `not tested: <total> MUST skipped`.
     pub message: String,
-    /// `brightgreen` when every MUST case passed; `yellow` when the run succeeds
-    /// but some MUST cases are known failures or skipped; `red` when the run fails
-    /// or was cut short.
+    /// `brightgreen` when every MUST case passed (and at least one ran); `yellow`
+    /// when the run succeeds but some MUST cases are known failures or skipped;
+    /// `lightgrey` when no MUST case ran (no case, every case skipped, or none of
+    /// level must), never green; `red` when the run fails or was cut short.
     pub color: &'static str,
 }
 
@@ -41,6 +46,8 @@ pub fn badge(log: &RunLog) -> Badge {
     let (passed, total) = must_passed(log);
     let color = if !log.succeeded() {
         "red"
+    } else if super::tested_nothing(log) {
+        "lightgrey"
     } else if passed == total {
         "brightgreen"
     } else {
@@ -49,7 +56,13 @@ pub fn badge(log: &RunLog) -> Badge {
     Badge {
         schema_version: 1,
         label: LABEL,
-        message: format!("{passed}/{total} MUST"),
+        message: if !log.succeeded() || !super::tested_nothing(log) {
+            format!("{passed}/{total} MUST")
+        } else if total == 0 {
+            NOT_TESTED.into()
+        } else {
+            format!("{NOT_TESTED}: {total} MUST skipped")
+        },
         color,
     }
 }

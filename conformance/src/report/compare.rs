@@ -11,8 +11,12 @@ use super::{Status, Tally, clause_of, plural};
 /// The state of one clause in one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
-    /// A case failed, errored, crashed or passed unexpectedly.
+    /// A case breaks the run: it failed (level must), errored, crashed or passed
+    /// unexpectedly.
     Fail,
+    /// No case breaks the run, but a SHOULD or interpretation case fails
+    /// (unlisted): a divergence that a passing run may have.
+    Differs,
     /// No case fails, but some are known failures listed in the expectations file.
     Known,
     /// Every case that ran passed (some may be skipped).
@@ -28,8 +32,10 @@ impl State {
     #[must_use]
     pub fn of(tally: &Tally) -> Self {
         let failing = [tally.fail, tally.error, tally.crash, tally.unexpected_pass];
-        if failing.iter().any(|n| *n > 0) {
+        if tally.breaking > 0 {
             Self::Fail
+        } else if failing.iter().any(|n| *n > 0) {
+            Self::Differs
         } else if tally.known_failure > 0 {
             Self::Known
         } else if tally.pass > 0 {
@@ -46,6 +52,7 @@ impl State {
     pub fn word(self) -> &'static str {
         match self {
             Self::Fail => "fail",
+            Self::Differs => "differs",
             Self::Known => "known",
             Self::Pass => "pass",
             Self::Skip => "skip",
@@ -58,6 +65,7 @@ impl State {
     pub fn symbol(self) -> &'static str {
         match self {
             Self::Fail => "\u{2717}",
+            Self::Differs => "\u{2260}",
             Self::Known => "\u{25d0}",
             Self::Pass => "\u{2713}",
             Self::Skip => "\u{2013}",

@@ -23,14 +23,15 @@ pub struct JsonlWriter<W: Write> {
 }
 
 impl<W: Write> JsonlWriter<W> {
-    /// Starts a report on `out`, writing and flushing the header line at once.
+    /// Starts a report on `out`, writing and flushing the header line at once;
+    /// `suite_version` is the suite release of the cases, `None` for cases from files.
     ///
     /// # Errors
     /// When `out` cannot be written.
     pub fn new(
         out: W,
         implementation: &ImplementationInfo,
-        suite_version: u64,
+        suite_version: Option<&str>,
     ) -> io::Result<Self> {
         Self::start(out, &Header::of(implementation, suite_version))
     }
@@ -126,7 +127,8 @@ pub struct Recorder<W: Write> {
 }
 
 impl<W: Write> Recorder<W> {
-    /// Starts the records of a run of `implementation`, writing the header to
+    /// Starts the records of a run of `implementation` on the cases of the suite
+    /// release `suite_version` (`None` for cases from files), writing the header to
     /// `out` at once when there is a JSON-lines file.
     ///
     /// # Errors
@@ -134,7 +136,7 @@ impl<W: Write> Recorder<W> {
     pub fn start(
         out: Option<W>,
         implementation: &ImplementationInfo,
-        suite_version: u64,
+        suite_version: Option<&str>,
     ) -> io::Result<Self> {
         let header = Header::of(implementation, suite_version);
         let writer = out

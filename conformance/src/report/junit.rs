@@ -49,7 +49,15 @@ pub fn render_log(report: &RunLog) -> String {
         Property::new("implementation", xml(&info.name)),
         Property::new("implementation.version", xml(&info.version)),
         Property::new("implementation.language", xml(&info.language)),
-        Property::new("suite_version", report.header.suite_version.to_string()),
+        // The release (`3.0.0`), or in words why there is none.
+        Property::new(
+            "suite_version",
+            xml(&report
+                .header
+                .suite_version
+                .clone()
+                .unwrap_or_else(|| report.header.suite())),
+        ),
     ];
     let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
     for record in &report.cases {

@@ -36,8 +36,8 @@ pub fn render_log(report: &RunLog) -> String {
     );
     let _ = writeln!(
         out,
-        "Vector format {}, {}: {} pass, {} fail, {} error, {} crash, {} skip, {}.\n",
-        report.header.suite_version,
+        "{}, {}: {} pass, {} fail, {} error, {} crash, {} skip, {}.\n",
+        escape(&capitalized(&report.header.suite())),
         plural(tally.total(), "case", "cases"),
         tally.pass,
         tally.fail,
@@ -197,4 +197,12 @@ fn outcome_cells(t: &Tally) -> String {
         "{} | {} | {} | {} | {} | {}",
         t.pass, t.fail, t.error, t.crash, t.skip, t.known_failure
     )
+}
+
+/// `text` with its first letter in upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }

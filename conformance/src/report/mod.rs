@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::wire::PROTOCOL_VERSION;
-use record::{CaseLine, RunLog};
+use record::{CaseLine, FORMAT, Header, RunLog};
 pub use tally::{Status, Tally, breaks_run};
 
 /// The clause name used for a case that names no clause.
@@ -66,6 +66,22 @@ impl RunLog {
     pub fn implementation_label(&self) -> String {
         let info = &self.header.implementation;
         format!("{} {} ({})", info.name, info.version, info.language)
+    }
+}
+
+impl Header {
+    /// The suite the cases came from, in words: `suite 3.0.0`; `cases from files
+    /// (not a suite release)` for a run on `--cases` files or folders; `suite
+    /// release not recorded (report format 3)` for an older file.
+    #[must_use]
+    pub fn suite(&self) -> String {
+        match (&self.suite_version, self.format) {
+            (Some(version), _) => format!("suite {version}"),
+            (None, format) if format < FORMAT => {
+                format!("suite release not recorded (report format {format})")
+            }
+            (None, _) => "cases from files (not a suite release)".into(),
+        }
     }
 }
 
@@ -171,7 +187,26 @@ pub fn protocol_note(log: &RunLog) -> Option<String> {
     })
 }
 
-/// The run's verdict in one line, starting with `PASSED`, `FAILED` or `INTERRUPTED`.
+/// How many MUST cases ran: neither skipped by the implementation nor skipped
+/// as listed.
+#[must_use]
+pub fn must_cases_run(log: &RunLog) -> usize {
+    log.cases
+        .iter()
+        .filter(|case| case.level == "must" && case.outcome != "skip")
+        .count()
+}
+
+/// Whether the run tested nothing: no MUST case ran (no case at all, every case
+/// skipped, or none of level must). Such a run is never shown as passed, whatever
+/// `run` was told to accept: the reports judge from the records alone.
+#[must_use]
+pub fn tested_nothing(log: &RunLog) -> bool {
+    must_cases_run(log) == 0
+}
+
+/// The run's verdict in one line, starting with `PASSED`, `FAILED`,
+/// `INTERRUPTED` or, for a run in which no MUST case ran, `NOT TESTED`.
 #[must_use]
 pub fn verdict(log: &RunLog) -> String {
     let tally = Tally::of(&log.cases);
@@ -226,10 +261,33 @@ pub fn verdict(log: &RunLog) -> String {
             text.push_str(&problems.join("; "));
         }
         text
-    } else if problems.is_empty() {
-        format!("PASSED: no MUST case fails{known}")
-    } else {
+    } else if !problems.is_empty() {
         format!("FAILED: {}", problems.join("; "))
+    } else if tested_nothing(log) {
+        format!("NOT TESTED: no MUST case ran ({})", untested(log))
+    } else {
+        format!("PASSED: no MUST case fails{known}")
+    }
+}
+
+/// Why no MUST case ran, in words: `the run has no case`, `every case was
+/// skipped: 3`, `2 cases ran, none of level must; 1 skipped`.
+fn untested(log: &RunLog) -> String {
+    let total = log.cases.len();
+    let skipped = log
+        .cases
+        .iter()
+        .filter(|case| case.outcome == "skip")
+        .count();
+    if total == 0 {
+        "the run has no case".into()
+    } else if skipped == total {
+        format!("every case was skipped: {total}")
+    } else {
+        format!(
+            "{} ran, none of level must; {skipped} skipped",
+            plural(total.saturating_sub(skipped), "case", "cases")
+        )
     }
 }
 

@@ -3,20 +3,23 @@
 //! The file is hostile: lines, line count and file size are bounded, every line is
 //! checked against the layout (unknown members and values refused), the case lines
 //! must agree with themselves (`breaks_run`, `reason`) and with the footer's counts,
-//! and only format [`FORMAT`] is read. Every error names the file and the line.
+//! and only formats [`FORMAT`] and 3 are read (a format 3 header's `suite_version`
+//! is the vector format: it is read as such, the suite release as unknown). Every
+//! error names the file and the line.
 
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::wire::ALL_OPERATIONS;
 
 use super::breaks_run;
-use super::record::{CaseLine, FORMAT, Footer, Header, LEVELS, RunLog};
+use super::record::{CaseLine, FORMAT, Footer, Header, Implementation, LEVELS, RunLog, Runner};
 
 /// The largest file read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 512 << 20;
@@ -228,6 +231,8 @@ fn read_header(value: Value) -> Result<Header, String> {
     let format = value.get("format").and_then(Value::as_u64);
     match format {
         Some(FORMAT) => lenient(value),
+        // The same lines but the header, whose `suite_version` was the vector format.
+        Some(3) => lenient::<HeaderFormat3>(value).map(HeaderFormat3::upgrade),
         Some(old @ (1 | 2)) => Err(format!(
             "report format {old} was written by an older zarr-reshape: it lacks the case \
              descriptions and inputs that reports show (format {FORMAT}); run the suite again \
@@ -238,6 +243,34 @@ fn read_header(value: Value) -> Result<Header, String> {
              a newer zarr-reshape may read it"
         )),
         None => Err("the header has no format version (a whole number)".into()),
+    }
+}
+
+/// The header line of report format 3, whose `suite_version` was the vector format.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeaderFormat3 {
+    #[serde(rename = "type")]
+    kind: String,
+    format: u64,
+    implementation: Implementation,
+    /// The vector format (not the suite release, which format 3 did not record).
+    suite_version: u64,
+    runner: Runner,
+}
+
+impl HeaderFormat3 {
+    /// The header as read: the vector format is known, the suite release is not
+    /// (`format` stays 3, so the reports say so).
+    fn upgrade(self) -> Header {
+        Header {
+            kind: self.kind,
+            format: self.format,
+            implementation: self.implementation,
+            suite_version: None,
+            vector_format: self.suite_version,
+            runner: self.runner,
+        }
     }
 }
 

@@ -12,11 +12,13 @@ use serde_json::{Map, Value};
 use crate::run::{CaseRecord, ImplementationInfo, RunReport, expected_json};
 use crate::vector::Case;
 
-/// The version of the JSON-lines layout (the header's `format`). Format 3 added the
-/// case's `index`, `description` and `given`, and the footer's `levels`; format 2
-/// added the `crash` outcome and count, `known_outcome` and the implementation's
-/// `protocol`.
-pub const FORMAT: u64 = 3;
+/// The version of the JSON-lines layout (the header's `format`, the report format).
+/// Format 4 made the header's `suite_version` the suite release (`3.0.0`, or null
+/// for cases from files) and added `vector_format`; format 3 added the case's
+/// `index`, `description` and `given`, and the footer's `levels`; format 2 added
+/// the `crash` outcome and count, `known_outcome` and the implementation's
+/// `protocol`. Format 3 files are still read.
+pub const FORMAT: u64 = 4;
 
 /// The levels a case may have, in report order.
 pub const LEVELS: [&str; 3] = ["must", "should", "interpretation"];
@@ -39,12 +41,17 @@ pub struct Header {
     /// Always `header`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// The layout version, [`FORMAT`].
+    /// The layout version, [`FORMAT`] (3 for a format 3 file read back).
     pub format: u64,
     /// Who was under test.
     pub implementation: Implementation,
-    /// The vector format version.
-    pub suite_version: u64,
+    /// The suite release the cases came from (the embedded suite's version, e.g.
+    /// `3.0.0`); `None` when some case came from a file or folder named with
+    /// `--cases`, whose cases no release vouches for, and for a format 3 file,
+    /// which did not record it.
+    pub suite_version: Option<String>,
+    /// The vector format of the case files (the `format` member of every vector file).
+    pub vector_format: u64,
     /// The runner that wrote the file.
     pub runner: Runner,
 }
@@ -291,9 +298,10 @@ pub fn given_of(case: &Case) -> Map<String, Value> {
 }
 
 impl Header {
-    /// The header of a run of `implementation`, written by this runner.
+    /// The header of a run of `implementation` on the cases of the suite release
+    /// `suite_version` (`None` for cases from files), written by this runner.
     #[must_use]
-    pub fn of(implementation: &ImplementationInfo, suite_version: u64) -> Self {
+    pub fn of(implementation: &ImplementationInfo, suite_version: Option<&str>) -> Self {
         Self {
             kind: "header".into(),
             format: FORMAT,
@@ -304,7 +312,8 @@ impl Header {
                 operations: implementation.operations.clone(),
                 protocol: implementation.protocol,
             },
-            suite_version,
+            suite_version: suite_version.map(str::to_string),
+            vector_format: crate::vector::FORMAT,
             runner: Runner {
                 name: env!("CARGO_PKG_NAME").into(),
                 version: env!("CARGO_PKG_VERSION").into(),
@@ -361,7 +370,7 @@ impl RunLog {
             Millis::of(report.duration),
         );
         Self {
-            header: Header::of(&report.implementation, report.suite_version),
+            header: Header::of(&report.implementation, report.suite_version.as_deref()),
             cases,
             footer: Some(footer),
         }

@@ -57,11 +57,11 @@ fn render_with(report: &RunLog, grouped: bool) -> String {
     let tally = Tally::of(&report.cases);
     let _ = writeln!(
         out,
-        "{} {} ({}), vector format {}: {}",
+        "{} {} ({}), {}: {}",
         safe(&info.name),
         safe(&info.version),
         safe(&info.language),
-        report.header.suite_version,
+        safe(&report.header.suite()),
         plural(tally.total(), "case", "cases")
     );
     if report.footer.is_none() {

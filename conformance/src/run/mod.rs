@@ -65,8 +65,10 @@ impl CaseRecord {
 pub struct RunReport {
     /// Who was under test.
     pub implementation: ImplementationInfo,
-    /// The vector format version.
-    pub suite_version: u64,
+    /// The suite release the cases came from (e.g. `3.0.0`); `None`, as
+    /// [`run_suite`] leaves it, when some case came from a file or folder: the
+    /// caller knows where its cases came from.
+    pub suite_version: Option<String>,
     /// One record per case, in the order run.
     pub records: Vec<CaseRecord>,
     /// Listed known failures whose ids no case of the suite has.
@@ -134,7 +136,7 @@ pub fn run_suite(
     }
     RunReport {
         implementation: implementation.info().clone(),
-        suite_version: crate::vector::FORMAT,
+        suite_version: None,
         stale_expectations: Vec::new(),
         records,
         interrupted,

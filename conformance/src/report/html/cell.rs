@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::super::compare::{Cell, counts_text};
 use super::super::escape::html as escape;
 use super::super::record::CaseLine;
-use super::super::{Status, listed_reason, one_line, reason};
+use super::super::{Status, listed_reason, one_line, plural, reason};
 
 /// The most cases listed in one cell; the text report lists every one.
 pub const MAX_LISTED: usize = 100;
@@ -28,10 +28,24 @@ pub fn render(out: &mut String, cell: &Cell<'_>) {
     );
     if !cell.not_passing.is_empty() {
         let count = cell.not_passing.len();
+        let skipped = cell
+            .not_passing
+            .iter()
+            .filter(|case| Status::of(case) == Status::Skip)
+            .count();
+        let failing = count.saturating_sub(skipped);
+        let summary: Vec<String> = [
+            (failing, "case not passing", "cases not passing"),
+            (skipped, "case skipped", "cases skipped"),
+        ]
+        .into_iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|(n, one, many)| plural(n, one, many))
+        .collect();
         let _ = write!(
             out,
-            "<details><summary>{count} case{} not passing</summary><ul>",
-            if count == 1 { "" } else { "s" }
+            "<details><summary>{}</summary><ul>",
+            summary.join(", ")
         );
         for case in cell.not_passing.iter().take(MAX_LISTED) {
             item(out, case);

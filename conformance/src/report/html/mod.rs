@@ -16,7 +16,7 @@ use crate::registry::Registry;
 use super::compare::{self, Row, State};
 use super::escape::html as escape;
 use super::record::RunLog;
-use super::verdict;
+use super::{tested_nothing, verdict};
 
 /// The section of the clauses that the registry does not list.
 pub const UNLISTED_SECTION: &str = "Clauses not in the registry";
@@ -50,10 +50,12 @@ pub fn render(logs: &[RunLog], registry: &Registry) -> String {
         escape(&spec.commit),
         suites(logs)
     );
+    verdicts(&mut out, logs);
     out.push_str("<p class=\"legend\">Legend:");
     for state in [
         State::Pass,
         State::Fail,
+        State::Differs,
         State::Known,
         State::Skip,
         State::Empty,
@@ -66,8 +68,10 @@ pub fn render(logs: &[RunLog], registry: &Registry) -> String {
         );
     }
     out.push_str(
-        "</p>\n<p>pass: every case that ran passed; fail: a case failed, errored, crashed or \
-         passed although listed as a known failure; known: the failures are listed and \
+        "</p>\n<p>pass: every case that ran passed; fail: a case breaks the run (a MUST case \
+         failed, a case errored or crashed, or passed although listed as a known failure); \
+         differs: a SHOULD or interpretation case failed, which does not break the run; \
+         known: the failures are listed and \
          explained in the implementation's expectations file; skip: the implementation \
          does not support the operation; none: no case of the run tests the clause.</p>\n",
     );
@@ -77,16 +81,60 @@ pub fn render(logs: &[RunLog], registry: &Registry) -> String {
 }
 
 fn suites(logs: &[RunLog]) -> String {
-    let mut versions: Vec<u64> = logs.iter().map(|log| log.header.suite_version).collect();
-    versions.sort_unstable();
-    versions.dedup();
-    let versions: Vec<String> = versions.iter().map(u64::to_string).collect();
+    let mut suites: Vec<String> = logs.iter().map(|log| log.header.suite()).collect();
+    suites.sort_unstable();
+    suites.dedup();
     format!(
-        "{} run{}, vector format {}",
+        "{} run{}: {}",
         logs.len(),
         if logs.len() == 1 { "" } else { "s" },
-        versions.join(", ")
+        escape(&suites.join("; "))
     )
+}
+
+/// Each run's verdict, first on the page: a list item per column, its class the
+/// verdict's kind (`passed`, `failed`, `interrupted`, `untested`).
+fn verdicts(out: &mut String, logs: &[RunLog]) {
+    out.push_str("<ul id=\"verdicts\">\n");
+    for (log, title) in logs.iter().zip(column_titles(logs)) {
+        let verdict = verdict(log);
+        let kind = if !log.succeeded() {
+            if log.interrupted() {
+                "interrupted"
+            } else {
+                "failed"
+            }
+        } else if tested_nothing(log) {
+            "untested"
+        } else {
+            "passed"
+        };
+        let (passed, total) = super::badge::must_passed(log);
+        let _ = writeln!(
+            out,
+            "<li class=\"verdict {kind}\"><strong>{}</strong>: {} ({passed} of {total} MUST cases passed)</li>",
+            escape(&title),
+            escape(&verdict)
+        );
+    }
+    out.push_str("</ul>\n");
+}
+
+/// The title of each run's column: its implementation, and where two runs have
+/// the same, `run N` (its place in the order given) after it.
+fn column_titles(logs: &[RunLog]) -> Vec<String> {
+    let labels: Vec<String> = logs.iter().map(RunLog::implementation_label).collect();
+    labels
+        .iter()
+        .enumerate()
+        .map(|(column, label)| {
+            if labels.iter().filter(|other| *other == label).count() > 1 {
+                format!("{label}, run {}", column.saturating_add(1))
+            } else {
+                label.clone()
+            }
+        })
+        .collect()
 }
 
 fn table(out: &mut String, logs: &[RunLog], registry: &Registry) {
@@ -97,12 +145,8 @@ fn table(out: &mut String, logs: &[RunLog], registry: &Registry) {
          clause's state in that run and its counts; open it to see the cases that did not \
          pass.</caption>\n<thead>\n<tr><th scope=\"col\">Clause</th>"
     );
-    for log in logs {
-        let _ = write!(
-            out,
-            "<th scope=\"col\">{}</th>",
-            escape(&log.implementation_label())
-        );
+    for title in column_titles(logs) {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", escape(&title));
     }
     out.push_str("</tr>\n</thead>\n");
     let columns = logs.len().saturating_add(1);
