@@ -271,6 +271,17 @@ fn two_runs_of_one_adapter_get_distinct_column_titles() {
             "zarr-reshape 0.1.0 (rust), run 2"
         ]
     );
+    // The Markdown table of several runs too.
+    let markdown = zarr_reshape_conformance::report::markdown::render_all(&[
+        log("reference.jsonl"),
+        log("reference.jsonl"),
+    ]);
+    assert!(
+        markdown.contains(
+            "| clause | zarr-reshape 0.1.0 (rust), run 1 | zarr-reshape 0.1.0 (rust), run 2 |"
+        ),
+        "{markdown}"
+    );
 }
 
 #[test]

@@ -143,3 +143,21 @@ pub fn rows(logs: &[RunLog]) -> Vec<Row<'_>> {
         .map(|(clause, cells)| Row { clause, cells })
         .collect()
 }
+
+/// The title of each run's column: its implementation, and where two runs have
+/// the same, `run N` (its place in the order given) after it.
+#[must_use]
+pub fn column_titles(logs: &[RunLog]) -> Vec<String> {
+    let labels: Vec<String> = logs.iter().map(RunLog::implementation_label).collect();
+    labels
+        .iter()
+        .enumerate()
+        .map(|(column, label)| {
+            if labels.iter().filter(|other| *other == label).count() > 1 {
+                format!("{label}, run {}", column.saturating_add(1))
+            } else {
+                label.clone()
+            }
+        })
+        .collect()
+}

@@ -158,8 +158,8 @@ pub fn render_all(logs: &[RunLog]) -> String {
     }
     let mut out = String::from("## `reshape` conformance, side by side\n\n");
     let _ = write!(out, "| clause |");
-    for log in logs {
-        let _ = write!(out, " {} |", escape(&log.implementation_label()));
+    for title in super::compare::column_titles(logs) {
+        let _ = write!(out, " {} |", escape(&title));
     }
     let _ = write!(out, "\n|---|");
     out.push_str(&"---|".repeat(logs.len()));

@@ -96,7 +96,7 @@ fn suites(logs: &[RunLog]) -> String {
 /// verdict's kind (`passed`, `failed`, `interrupted`, `untested`).
 fn verdicts(out: &mut String, logs: &[RunLog]) {
     out.push_str("<ul id=\"verdicts\">\n");
-    for (log, title) in logs.iter().zip(column_titles(logs)) {
+    for (log, title) in logs.iter().zip(compare::column_titles(logs)) {
         let verdict = verdict(log);
         let kind = if !log.succeeded() {
             if log.interrupted() {
@@ -120,23 +120,6 @@ fn verdicts(out: &mut String, logs: &[RunLog]) {
     out.push_str("</ul>\n");
 }
 
-/// The title of each run's column: its implementation, and where two runs have
-/// the same, `run N` (its place in the order given) after it.
-fn column_titles(logs: &[RunLog]) -> Vec<String> {
-    let labels: Vec<String> = logs.iter().map(RunLog::implementation_label).collect();
-    labels
-        .iter()
-        .enumerate()
-        .map(|(column, label)| {
-            if labels.iter().filter(|other| *other == label).count() > 1 {
-                format!("{label}, run {}", column.saturating_add(1))
-            } else {
-                label.clone()
-            }
-        })
-        .collect()
-}
-
 fn table(out: &mut String, logs: &[RunLog], registry: &Registry) {
     let _ = write!(
         out,
@@ -145,7 +128,7 @@ fn table(out: &mut String, logs: &[RunLog], registry: &Registry) {
          clause's state in that run and its counts; open it to see the cases that did not \
          pass.</caption>\n<thead>\n<tr><th scope=\"col\">Clause</th>"
     );
-    for title in column_titles(logs) {
+    for title in compare::column_titles(logs) {
         let _ = write!(out, "<th scope=\"col\">{}</th>", escape(&title));
     }
     out.push_str("</tr>\n</thead>\n");
