@@ -15,7 +15,7 @@ use zarr_reshape_conformance::ClassCheck;
 use zarr_reshape_conformance::report::format::Format;
 use zarr_reshape_conformance::report::jsonl::{self, Recorder};
 use zarr_reshape_conformance::report::record::RunLog;
-use zarr_reshape_conformance::report::{read, text, verdict};
+use zarr_reshape_conformance::report::{read, tested_nothing, text, verdict};
 use zarr_reshape_conformance::run::{
     Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
 };
@@ -172,33 +172,22 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
             path.display()
         );
     }
-    Ok(log.succeeded() && (must_ran(&log) || args.allow_no_must))
+    Ok(log.succeeded() && (!tested_nothing(&log) || args.allow_no_must))
 }
 
-/// Whether a MUST case ran (ended in anything but a skip).
-fn must_ran(log: &RunLog) -> bool {
-    log.cases
-        .iter()
-        .any(|case| case.level == "must" && case.outcome != "skip")
-}
-
-/// The verdict line, saying so when no MUST case ran.
+/// The verdict line: the reports' `NOT TESTED` (no MUST case ran) becomes the
+/// run's own verdict, FAILED unless `--allow-no-must` lets it pass.
 fn verdict_line(log: &RunLog, allow_no_must: bool) -> String {
     let verdict = verdict(log);
-    if must_ran(log) {
-        return verdict;
-    }
-    const NONE_RAN: &str = "no MUST case ran (every one was skipped, or none was selected), \
-                            so this run shows nothing of MUST conformance";
-    if allow_no_must {
-        match verdict.strip_prefix("PASSED: ") {
-            Some(_) => format!("PASSED, as --allow-no-must asked, though {NONE_RAN}"),
-            None => verdict,
+    match verdict.strip_prefix("NOT TESTED: ") {
+        None => verdict,
+        Some(why) if allow_no_must => {
+            format!("PASSED, as --allow-no-must asked, though {why}")
         }
-    } else if verdict.starts_with("PASSED: ") {
-        format!("FAILED: {NONE_RAN} (--allow-no-must lets it pass)")
-    } else {
-        format!("{verdict}; {NONE_RAN}")
+        Some(why) => format!(
+            "FAILED: {why}, so this run shows nothing of MUST conformance \
+             (--allow-no-must lets it pass)"
+        ),
     }
 }
 
