@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The action's check step: expand INPUT_FILES (paths or globs, `**` included),
 # print the human diagnostics into the log (INPUT_HUMAN=true), then the GitHub
-# annotations, whose exit status is the step's.
+# annotations, whose exit status is the step's. File names go after `--`, so a
+# file named like an option (`-h.md`) is checked, not obeyed.
 set -euo pipefail
 shopt -s globstar nullglob
 bin="${ZARR_RESHAPE_BIN:-zarr-reshape}"
@@ -21,7 +22,8 @@ for pattern in "${patterns[@]}"; do
     fi
   done
   if (( matched == 0 )); then
-    echo "::error title=check-spec::no file matches $(printf '%s' "$pattern" | sed 's/%/%25/g')"
+    escaped="$(printf '%s' "$pattern" | sed -e 's/%/%25/g' -e 's/\r/%0D/g' | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n/%0A/g')"
+    echo "::error title=check-spec::no file matches $escaped"
     exit 2
   fi
 done
@@ -31,8 +33,8 @@ if [[ "${INPUT_HUMAN:-true}" == "true" ]]; then
   # The diagnostics quote the documents: no line of theirs may act as a command.
   token="check-spec-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   echo "::stop-commands::$token"
-  "$bin" check-spec "${files[@]}" || true
+  "$bin" check-spec -- "${files[@]}" || true
   echo "::$token::"
   echo "::endgroup::"
 fi
-exec "$bin" check-spec --format github "${files[@]}"
+exec "$bin" check-spec --format github -- "${files[@]}"
