@@ -3,6 +3,7 @@
 //! boundaries, apart from each other and from every edit already taken), so a
 //! suggestion that is wrong or clashes with another is skipped, never half-applied.
 
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
 use super::check::check;
@@ -15,7 +16,7 @@ pub const MAX_FIX_ROUNDS: usize = 4;
 
 /// A suggestion applied, or skipped, with where it was (line, column in the text
 /// of its round) and its help text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Change {
     /// 1-based line of its first edit.
     pub line: usize,
@@ -44,13 +45,14 @@ pub struct Fixed {
 pub fn fix(text: &str) -> Fixed {
     let mut current = text.to_string();
     let mut changes = Vec::new();
+    let mut skipped: HashSet<Change> = HashSet::new();
     let mut report = check(&current);
     for _ in 0..MAX_FIX_ROUNDS {
         let (next, round) = apply(&current, &report);
         let applied = round.iter().any(|change| change.skipped.is_none());
         // A suggestion skipped again in a later round is reported once.
         for change in round {
-            if change.skipped.is_none() || !changes.contains(&change) {
+            if change.skipped.is_none() || skipped.insert(change.clone()) {
                 changes.push(change);
             }
         }
@@ -72,20 +74,25 @@ pub fn fix(text: &str) -> Fixed {
 #[must_use]
 pub fn apply(text: &str, report: &Report) -> (String, Vec<Change>) {
     let lines = LineIndex::new(text);
-    let mut taken: Vec<&Edit> = Vec::new();
+    // The edits taken, by where they start: they never touch each other, so the one
+    // that starts last before an edit's end is the only one that can meet it, and
+    // each check is a lookup, not a pass over every edit taken so far.
+    let mut taken: BTreeMap<usize, &Edit> = BTreeMap::new();
     let mut changes = Vec::new();
     for suggestion in report.findings.iter().filter_map(|f| f.suggestion.as_ref()) {
         let at = suggestion.edits.first().map_or(0, |edit| edit.span.start);
         let (line, column) = lines.line_column(at.min(text.len()));
         let skipped = unsound(text, suggestion).or_else(|| {
-            let clash = suggestion
-                .edits
-                .iter()
-                .any(|edit| taken.iter().any(|other| touch(&edit.span, &other.span)));
+            let clash = suggestion.edits.iter().any(|edit| {
+                taken
+                    .range(..=edit.span.end)
+                    .next_back()
+                    .is_some_and(|(_, other)| touch(&edit.span, &other.span))
+            });
             clash.then_some("it overlaps another repair")
         });
         if skipped.is_none() {
-            taken.extend(&suggestion.edits);
+            taken.extend(suggestion.edits.iter().map(|edit| (edit.span.start, edit)));
         }
         changes.push(Change {
             line,
@@ -94,10 +101,9 @@ pub fn apply(text: &str, report: &Report) -> (String, Vec<Change>) {
             skipped,
         });
     }
-    taken.sort_by_key(|edit| edit.span.start);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for edit in taken {
+    for edit in taken.into_values() {
         // Sound and apart (checked above), so these ranges exist and increase.
         out.push_str(text.get(at..edit.span.start).unwrap_or_default());
         out.push_str(&edit.replacement);

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::finding::{Finding, Report, Severity};
 use super::lines::LineIndex;
-use super::render::summary;
+use super::render::{shown_name, summary};
 
 /// The report as workflow commands: errors as `::error`, warnings as `::warning`;
 /// notes are left to the human format (an annotation is for something to change).
@@ -33,7 +33,7 @@ pub fn annotations(report: &Report, text: &str, path: &str) -> String {
         let _ = writeln!(
             out,
             "::{command} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}",
-            property(path),
+            file_property(path),
             property(&title),
             data(&message(finding)),
         );
@@ -67,6 +67,26 @@ pub fn data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
+}
+
+/// A file name as a command's `file=` property: escaped as the runner unescapes
+/// it (so CR and LF come back), and every other control or format character
+/// (escape, bidirectional overrides), which the runner would pass through raw
+/// into the log, written as `\u{..}` as the other formats show it.
+#[must_use]
+pub fn file_property(path: &str) -> String {
+    let shown: String = path
+        .split_inclusive(['\r', '\n'])
+        .map(|piece| {
+            let end = piece.trim_end_matches(['\r', '\n']);
+            format!(
+                "{}{}",
+                shown_name(end),
+                piece.get(end.len()..).unwrap_or_default()
+            )
+        })
+        .collect();
+    property(&shown)
 }
 
 /// A command's property value, escaped as the runner unescapes it.

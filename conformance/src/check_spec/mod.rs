@@ -57,6 +57,7 @@ mod prose;
 pub mod render;
 pub mod replace;
 mod shapes;
+pub mod source;
 mod spans;
 mod stated;
 mod text;

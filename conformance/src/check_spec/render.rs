@@ -2,6 +2,7 @@
 //! document for tools (its layout is described in `conformance/CHECK-SPEC.md`).
 
 use annotate_snippets::{AnnotationKind, Group, Level, Patch, Renderer, Snippet};
+use serde::ser::{Serialize, SerializeMap as _, Serializer};
 use serde_json::{Value, json};
 
 use super::finding::{Finding, Label, Report, Severity, Suggestion};
@@ -19,6 +20,8 @@ pub const MAX_SNIPPET_BYTES: usize = 8 << 10;
 /// `styled` adds terminal colours.
 #[must_use]
 pub fn human(report: &Report, text: &str, path: &str, styled: bool) -> String {
+    let shown = shown_name(path);
+    let path = shown.as_str();
     let renderer = if styled {
         Renderer::styled()
     } else {
@@ -176,13 +179,120 @@ pub fn summary(report: &Report, path: &str) -> String {
         }
     };
     format!(
-        "check-spec: {path}: {}, {}, {} ({}, {})",
+        "check-spec: {}: {}, {}, {} ({}, {})",
+        shown_name(path),
         count(report.count(Severity::Error), "error"),
         count(report.count(Severity::Warning), "warning"),
         count(report.count(Severity::Note), "note"),
         count(report.blocks, "JSON example"),
         count(report.fragments, "fragment"),
     )
+}
+
+/// The report as one JSON document, as pretty-printed text: the same document as
+/// [`json`], written finding by finding, so that no tree of the whole document is
+/// held beside the report. Format and bidirectional controls in any string are
+/// written as `\uXXXX` escapes (serde_json escapes the control characters), so
+/// no raw control character of a file name or of the document reaches the output.
+#[must_use]
+pub fn json_text(report: &Report, text: &str, path: &str) -> String {
+    let document = JsonDocument {
+        report,
+        lines: LineIndex::new(text),
+        path,
+    };
+    let written = serde_json::to_string_pretty(&document).unwrap_or_default();
+    if written.contains(is_format_control) {
+        escape_format_controls(&written)
+    } else {
+        written
+    }
+}
+
+/// A document for [`json_text`]: its members in the order [`json`] gives them.
+struct JsonDocument<'r> {
+    report: &'r Report,
+    lines: LineIndex<'r>,
+    path: &'r str,
+}
+
+/// The findings of a [`JsonDocument`], each turned into JSON only when written.
+struct JsonFindings<'d, 'r>(&'d JsonDocument<'r>);
+
+impl Serialize for JsonDocument<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let report = self.report;
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("file", self.path)?;
+        map.serialize_entry("findings", &JsonFindings(self))?;
+        map.serialize_entry("ok", &report.is_ok())?;
+        map.serialize_entry(
+            "summary",
+            &json!({
+                "errors": report.count(Severity::Error),
+                "warnings": report.count(Severity::Warning),
+                "notes": report.count(Severity::Note),
+                "json_examples": report.blocks,
+                "fragments": report.fragments,
+            }),
+        )?;
+        map.end()
+    }
+}
+
+impl Serialize for JsonFindings<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let document = self.0;
+        serializer.collect_seq(
+            document
+                .report
+                .findings
+                .iter()
+                .map(|finding| finding_json(finding, &document.lines)),
+        )
+    }
+}
+
+/// Unicode format controls that reorder or hide text (bidirectional embeddings,
+/// overrides and isolates, marks, zero-width characters, the BOM).
+#[must_use]
+pub fn is_format_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
+/// JSON text with each format control written as a `\uXXXX` escape (they occur
+/// only inside strings, where the escape means the same character).
+fn escape_format_controls(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if is_format_control(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A file name as shown to people (the human format, the summary line, messages):
+/// each control character (line breaks, escape, ...) and each format control
+/// written as `\u{..}`, so that a name cannot end a line, start a workflow
+/// command, colour a terminal or reorder what follows it.
+#[must_use]
+pub fn shown_name(path: &str) -> String {
+    if !path.contains(|c: char| c.is_control() || is_format_control(c)) {
+        return path.to_string();
+    }
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if c.is_control() || is_format_control(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The report as one JSON document.

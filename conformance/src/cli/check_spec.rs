@@ -3,14 +3,12 @@
 //! annotations; `--fix` applies the suggested repairs (see `conformance/CHECK-SPEC.md`).
 
 use std::io::IsTerminal;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::output::{out, outln};
 use clap::{Args, ValueEnum};
-use serde_json::Value;
-use zarr_reshape_conformance::check_spec::{self, Report, fix, github, render, replace};
+use zarr_reshape_conformance::check_spec::{self, Report, fix, github, render, replace, source};
 
 /// Options of `zarr-reshape check-spec`.
 #[derive(Debug, Args)]
@@ -41,7 +39,12 @@ enum Format {
 pub fn execute(args: &CheckSpecArgs) -> ExitCode {
     let mut unreadable = false;
     let mut wrong = false;
-    let mut documents: Vec<Value> = Vec::new();
+    // Several files give a JSON array, each document written once it is checked.
+    let array = args.format == Format::Json && args.files.len() > 1;
+    let mut first = true;
+    if array {
+        outln!("[");
+    }
     for file in &args.files {
         let path = file.display().to_string();
         let Some((text, report)) = checked(file, args.fix, args.format) else {
@@ -56,21 +59,17 @@ pub fn execute(args: &CheckSpecArgs) -> ExitCode {
                 out!("{}", render::human(&report, &text, &path, styled));
             }
             Format::Github => out!("{}", github::annotations(&report, &text, &path)),
-            Format::Json => documents.push(render::json(&report, &text, &path)),
-        }
-    }
-    if args.format == Format::Json {
-        let single = (documents.len() == 1)
-            .then(|| documents.first().cloned())
-            .flatten();
-        let document = single.unwrap_or(Value::Array(documents));
-        match serde_json::to_string_pretty(&document) {
-            Ok(json) => outln!("{json}"),
-            Err(error) => {
-                eprintln!("zarr-reshape check-spec: {error}");
-                return ExitCode::from(2);
+            Format::Json => {
+                let separator = if array && !first { ",\n" } else { "" };
+                out!("{separator}{}", render::json_text(&report, &text, &path));
+                first = false;
             }
         }
+    }
+    if array {
+        outln!("\n]");
+    } else if args.format == Format::Json && !first {
+        outln!();
     }
     if unreadable {
         ExitCode::from(2)
@@ -81,20 +80,34 @@ pub fn execute(args: &CheckSpecArgs) -> ExitCode {
     }
 }
 
+/// Says that `path` cannot be read or fixed: on standard error, its name shown
+/// without control characters, and as an `::error` annotation too with
+/// `--format github` (escaped as a workflow command's property and message).
+fn refuse(path: &str, format: Format, error: &std::io::Error) {
+    let shown = render::shown_name(path);
+    eprintln!("zarr-reshape check-spec: {shown}: {error}");
+    if format == Format::Github {
+        outln!(
+            "::error file={},title=check-spec::{}",
+            github::file_property(path),
+            github::data(&format!("{shown}: {error}"))
+        );
+    }
+}
+
 /// The document's text and report (after `--fix`'s repairs, which are then
 /// written back and listed), or `None` once a read or write error is printed.
 fn checked(file: &Path, repair: bool, format: Format) -> Option<(String, Report)> {
     let path = file.display().to_string();
-    let fail = |error: std::io::Error| {
-        eprintln!("zarr-reshape check-spec: {path}: {error}");
-    };
+    let shown = render::shown_name(&path);
+    let fail = |error: std::io::Error| refuse(&path, format, &error);
     if repair {
         if let Err(error) = replace::check_target(file) {
             fail(error);
             return None;
         }
     }
-    let text = match read(file) {
+    let text = match source::read(file) {
         Ok(Ok(text)) => text,
         // Too large: refused from its size, without reading it.
         Ok(Err(size)) => return Some((String::new(), check_spec::refused(size))),
@@ -113,11 +126,11 @@ fn checked(file: &Path, repair: bool, format: Format) -> Option<(String, Report)
         let (line, column) = (change.line, change.column);
         match change.skipped {
             None => said.push_str(&format!(
-                "fixed {path}:{line}:{column}: {}\n",
+                "fixed {shown}:{line}:{column}: {}\n",
                 change.message
             )),
             Some(why) => said.push_str(&format!(
-                "not fixed {path}:{line}:{column}: {} ({why})\n",
+                "not fixed {shown}:{line}:{column}: {} ({why})\n",
                 change.message
             )),
         }
@@ -135,23 +148,4 @@ fn checked(file: &Path, repair: bool, format: Format) -> Option<(String, Report)
         out!("{said}");
     }
     Some((fixed.text, fixed.report))
-}
-
-/// The document's text, or its size when it is over [`check_spec::MAX_DOCUMENT_BYTES`].
-fn read(path: &Path) -> std::io::Result<Result<String, u64>> {
-    let metadata = std::fs::metadata(path)?;
-    if !metadata.is_file() {
-        // A FIFO or a device would block the read, or never end it.
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    let limit = u64::try_from(check_spec::MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(limit.saturating_add(1))
-        .read_to_string(&mut text)?;
-    if text.len() <= check_spec::MAX_DOCUMENT_BYTES {
-        Ok(Ok(text))
-    } else {
-        Ok(Err(metadata.len().max(limit.saturating_add(1))))
-    }
 }
