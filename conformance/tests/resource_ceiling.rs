@@ -395,6 +395,59 @@ fn an_expectations_file_whose_read_could_block_is_refused_unread() {
             let (code, stderr) = capped(&scratch.0, arguments, None);
             assert_eq!(code, 2, "{arguments:?}: {stderr}");
             assert!(stderr.contains("not a regular file"), "{stderr}");
+
+// check-spec (issue 30): `--fix` and `--format json` on a document of fragments
+// whose verdicts are wrong (every one a finding with a repair), and a document
+// that is a link to a pseudo file whose read blocks, or a FIFO.
+
+/// A list of `bytes` bytes, each item a fragment the prose calls allowed and the
+/// rules do not: a `fragment-disagrees` error with a repair, each.
+fn wrong_verdicts(bytes: usize) -> String {
+    let item = "- `\"shape\": [-1, [2], -1]` is allowed.\n";
+    format!("# reshape codec\n\n{}", item.repeat(bytes / item.len()))
+}
+
+#[test]
+fn check_spec_fix_and_json_stay_under_the_ceiling() {
+    let scratch = Scratch::new("check-spec-wrong-verdicts");
+    let dir = scratch.0.clone();
+    let spec = dir.join("spec.md");
+    fs::write(&spec, wrong_verdicts(700_000)).unwrap();
+    let spec = spec.to_str().unwrap();
+    let (code, stderr) = capped(&dir, &["check-spec", "--format", "json", "--", spec], None);
+    assert_eq!(code, 1, "every fragment is an error: {stderr}");
+    // Every repair applied in one round (each a lookup among those taken), then
+    // checked again: nothing wrong is left.
+    let (code, stderr) = capped(&dir, &["check-spec", "--fix", "--", spec], None);
+    assert_eq!(code, 0, "every verdict repaired: {stderr}");
+    assert!(
+        fs::read_to_string(spec)
+            .unwrap()
+            .contains("is not allowed.")
+    );
+}
+
+#[test]
+fn check_spec_refuses_documents_whose_reads_could_block() {
+    let scratch = Scratch::new("check-spec-blocking");
+    let dir = scratch.0.clone();
+    symlink("/proc/kmsg", dir.join("kmsg.md")).unwrap();
+    let fifo = dir.join("fifo.md");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for name in ["kmsg.md", "fifo.md"] {
+        let path = dir.join(name);
+        for fix in [&[][..], &["--fix"]] {
+            let mut args = vec!["check-spec"];
+            args.extend(fix);
+            args.extend(["--", path.to_str().unwrap()]);
+            let (code, stderr) = capped(&dir, &args, None);
+            assert_eq!(code, 2, "{name} refused: {stderr}");
         }
     }
 }

@@ -99,9 +99,13 @@ pub fn check(text: &str) -> Report {
     };
     // Fragments on one line discuss the same clauses: read the paragraph once.
     let mut discussed: Option<(usize, Vec<zarr_reshape::Clause>)> = None;
+    let masks = prose::line_masks(text, &document);
     for (fragment, said) in document.fragments.iter().zip(verdicts) {
         if discussed.as_ref().map(|(line, _)| *line) != Some(fragment.line) {
-            discussed = Some((fragment.line, prose::discussed(text, &document, fragment)));
+            discussed = Some((
+                fragment.line,
+                prose::discussed(text, &document, &masks, fragment),
+            ));
         }
         let clauses = discussed.as_ref().map_or(&[][..], |(_, clauses)| clauses);
         let alone = said.as_ref().is_none_or(|(_, span)| !shared(span));

@@ -206,8 +206,75 @@ fn tail(text: &str, range: Range<usize>) -> Range<usize> {
     start..range.end
 }
 
-/// The clauses the paragraph around `fragment` (and its lead-in) discusses.
-pub(crate) fn discussed(text: &str, document: &Document, fragment: &Fragment) -> Vec<Clause> {
+/// The words that say which clause a paragraph discusses, and the clauses.
+const KEYWORDS: &[(&[&str], &[Clause])] = &[
+    (&["increas"], &[Clause::InputDimsIncreasing]),
+    (
+        &["at most once", "at most one -1"],
+        &[Clause::ShapeAutoOnce],
+    ),
+    (&["positive"], &[Clause::ShapeSize]),
+    (&["prefix", "prod(b_shape[:i])"], &[Clause::InputDimsPrefix]),
+    (
+        &["suffix", "prod(b_shape[i+1:])"],
+        &[Clause::InputDimsSuffix],
+    ),
+    (
+        &["invariant", "prod(b_shape) == prod(a_shape)"],
+        &[Clause::ShapeInvariant, Clause::ShapeAutoValue],
+    ),
+];
+
+/// Which of [`KEYWORDS`] a piece of text holds, bit `k` for entry `k`, case
+/// folded (the keywords are ASCII).
+fn keyword_mask(piece: &str) -> u8 {
+    let lower = piece.to_ascii_lowercase();
+    KEYWORDS
+        .iter()
+        .zip(0_u8..)
+        .filter(|((words, _), _)| words.iter().any(|word| lower.contains(word)))
+        .fold(0, |mask, (_, bit)| mask | (1_u8 << bit))
+}
+
+/// [`keyword_mask`] of every line of the document, in one pass: a keyword never
+/// holds a line break, so a paragraph's mask is the union of its lines'. The
+/// paragraph before each fragment line is then read line by line from these,
+/// not lowercased and searched again for every fragment line.
+pub(crate) fn line_masks(text: &str, document: &Document) -> Vec<u8> {
+    (0..document.lines.len())
+        .map(|index| keyword_mask(document.line_text(text, index)))
+        .collect()
+}
+
+/// The keywords in `range` (which ends at a line's end): the lines wholly inside
+/// it from `masks`, the first one, cut by [`MAX_CONTEXT_BYTES`], read afresh.
+fn range_mask(text: &str, document: &Document, masks: &[u8], range: Range<usize>) -> u8 {
+    let first = document.line_at(range.start);
+    let last = document.line_of(range.end);
+    let mut mask = 0;
+    for index in first..=last {
+        let Some(line) = document.lines.get(index) else {
+            break;
+        };
+        let whole = line.start >= range.start && line.end <= range.end;
+        mask |= if whole {
+            masks.get(index).copied().unwrap_or_default()
+        } else {
+            let piece = range.start.max(line.start)..range.end.min(line.end);
+            keyword_mask(text.get(piece).unwrap_or_default())
+        };
+    }
+    mask
+}
+
+/// The clauses the paragraph around `fragment` (and its lead-in) discusses;
+/// `masks` is [`line_masks`] of the document.
+pub(crate) fn discussed(
+    text: &str,
+    document: &Document,
+    masks: &[u8],
+    fragment: &Fragment,
+) -> Vec<Clause> {
     let own = tail(
         text,
         line_range(
@@ -216,30 +283,14 @@ pub(crate) fn discussed(text: &str, document: &Document, fragment: &Fragment) ->
             fragment.line,
         ),
     );
-    let mut context = text.get(own).unwrap_or_default().to_lowercase();
-    if let Some(lead) = lead_in(text, document, fragment.line).and_then(|lead| text.get(lead)) {
-        context.push_str(&lead.to_lowercase());
+    let mut mask = range_mask(text, document, masks, own);
+    if let Some(lead) = lead_in(text, document, fragment.line) {
+        mask |= range_mask(text, document, masks, lead);
     }
-    let keywords: &[(&[&str], &[Clause])] = &[
-        (&["increas"], &[Clause::InputDimsIncreasing]),
-        (
-            &["at most once", "at most one -1"],
-            &[Clause::ShapeAutoOnce],
-        ),
-        (&["positive"], &[Clause::ShapeSize]),
-        (&["prefix", "prod(b_shape[:i])"], &[Clause::InputDimsPrefix]),
-        (
-            &["suffix", "prod(b_shape[i+1:])"],
-            &[Clause::InputDimsSuffix],
-        ),
-        (
-            &["invariant", "prod(b_shape) == prod(a_shape)"],
-            &[Clause::ShapeInvariant, Clause::ShapeAutoValue],
-        ),
-    ];
-    keywords
+    KEYWORDS
         .iter()
-        .filter(|(words, _)| words.iter().any(|word| context.contains(word)))
-        .flat_map(|(_, clauses)| clauses.iter().copied())
+        .zip(0_u8..)
+        .filter(|(_, bit)| mask & (1_u8 << bit) != 0)
+        .flat_map(|((_, clauses), _)| clauses.iter().copied())
         .collect()
 }

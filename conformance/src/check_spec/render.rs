@@ -202,7 +202,9 @@ pub fn json_text(report: &Report, text: &str, path: &str) -> String {
         path,
     };
     let written = serde_json::to_string_pretty(&document).unwrap_or_default();
-    if written.contains(is_format_control) {
+    // Every string of the output comes from the document, the file name or this
+    // program: only the first two can hold a format control.
+    if text.contains(is_format_control) || path.contains(is_format_control) {
         escape_format_controls(&written)
     } else {
         written
