@@ -35,6 +35,8 @@ else
   expect=("::error file=docs/missing-comma.md,line=14,col=22,")
 fi
 cp "$repo/conformance/tests/check_spec/good-metadata.md" "$work/workspace/good.md"
+# A name that reads as an option (`-h`) must be checked, not obeyed.
+cp "$repo/conformance/tests/check_spec/good-metadata.md" "$work/workspace/docs/-h.md"
 
 # rustup and cargo keep their homes; the action's home is a fresh one.
 export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
@@ -95,6 +97,7 @@ for line in "${expect[@]}"; do
   grep -qF -- "$line" "$work/check.log" || { cat "$work/check.log"; fail "no annotation $line"; }
 done
 grep -q '^check-spec: good.md: 0 errors' "$work/check.log" || fail "good.md not checked"
+grep -q '^check-spec: docs/-h.md: 0 errors' "$work/check.log" || fail "docs/-h.md not checked"
 # The human diagnostics sit between stop-commands markers, the annotations after.
 token="$(sed -n 's/^::stop-commands::\(.*\)$/\1/p' "$work/check.log")"
 [[ -n "$token" ]] || fail "no ::stop-commands:: before the human diagnostics"
