@@ -404,7 +404,10 @@ fn an_expectations_file_whose_read_could_block_is_refused_unread() {
 /// rules do not: a `fragment-disagrees` error with a repair, each.
 fn wrong_verdicts(bytes: usize) -> String {
     let item = "- `\"shape\": [-1, [2], -1]` is allowed.\n";
-    format!("# reshape codec\n\n{}", item.repeat(bytes / item.len()))
+    format!(
+        "# reshape codec\n\n{}",
+        item.repeat(bytes.checked_div(item.len()).unwrap())
+    )
 }
 
 #[test]
