@@ -33,7 +33,10 @@
 //!   in the document; `spans` finds a value's range by its path;
 //! - `metadata` (with `order` and `checker`), `fragments` (with `prose` and
 //!   `shapes`) and `intro` turn values and prose into findings (`finding`);
-//! - `check` runs the pipeline and sorts the findings; `render` prints them.
+//! - `check` runs the pipeline and sorts the findings; `render` prints them;
+//! - `source` opens a document only when its read cannot block (a regular file on
+//!   no pseudo filesystem); `fix` and `replace` repair it in place, writing only a
+//!   file of the user's own (see `conformance/CHECK-SPEC.md`).
 //!
 //! The module uses the library `zarr_reshape` and nothing else of this crate: a
 //! change here cannot touch the runner.
