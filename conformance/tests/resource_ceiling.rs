@@ -395,6 +395,9 @@ fn an_expectations_file_whose_read_could_block_is_refused_unread() {
             let (code, stderr) = capped(&scratch.0, arguments, None);
             assert_eq!(code, 2, "{arguments:?}: {stderr}");
             assert!(stderr.contains("not a regular file"), "{stderr}");
+        }
+    }
+}
 
 // check-spec (issue 30): `--fix` and `--format json` on a document of fragments
 // whose verdicts are wrong (every one a finding with a repair), and a document
