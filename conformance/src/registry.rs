@@ -5,6 +5,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+/// The largest `clauses.json` read: 4 MiB (the suite's is about 40 KiB). A larger
+/// file, and one that is not a regular file, is refused unread.
+pub const MAX_REGISTRY_BYTES: u64 = 4 << 20;
+
 /// The registry file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -77,7 +81,8 @@ impl Registry {
     /// # Errors
     /// When the file cannot be read or is not of the registry's form.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::input_file::read_string(path, MAX_REGISTRY_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 

@@ -8,6 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod ceiling_inputs;
 mod common;
 
 use std::fs;
@@ -55,8 +56,11 @@ fn capped(input: &Path, arguments: &[&str], stdin: Option<&Path>) -> (i32, Strin
         Some(path) => Stdio::from(fs::File::open(path).unwrap()),
         None => Stdio::null(),
     };
+    // One file per call: the tests of this file run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let stderr_path = std::env::temp_dir().join(format!(
-        "zarr-reshape-ceiling-{}.stderr",
+        "zarr-reshape-ceiling-{}-{call}.stderr",
         std::process::id()
     ));
     let mut child = Command::new("sh")

@@ -58,7 +58,7 @@ pub struct RunArgs {
     /// Per-case timeout, in milliseconds (an adapter's, or the in-process reference's).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout: u64,
-    /// Run this many adapter processes (or reference threads) in parallel.
+    /// Run this many adapter processes (or reference threads) in parallel, at most 64.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_jobs)]
     jobs: usize,
 }
@@ -132,7 +132,9 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
                 let expectations = &expectations;
                 // The index of each case in the selection, for its JSON-lines record.
                 let mut index = number.saturating_mul(chunk);
-                scope.spawn(move || -> Result<RunReport, String> {
+                // A thread the system cannot start fails the run with a message, never a panic.
+                let worker = std::thread::Builder::new().name(format!("run-worker-{number}"));
+                worker.spawn_scoped(scope, move || -> Result<RunReport, String> {
                     Ok(run_suite(
                         implementation.as_mut(),
                         part,
@@ -152,10 +154,11 @@ fn prepare_and_run(args: &RunArgs) -> Result<bool, String> {
             .collect();
         handles
             .into_iter()
-            .map(|handle| {
-                handle
+            .map(|handle| match handle {
+                Ok(handle) => handle
                     .join()
-                    .unwrap_or_else(|_| Err("a worker thread panicked".into()))
+                    .unwrap_or_else(|_| Err("a worker thread panicked".into())),
+                Err(error) => Err(format!("cannot start a worker thread: {error}")),
             })
             .collect()
     });
@@ -248,12 +251,20 @@ fn parse_report(spec: &str) -> Result<(Format, PathBuf), String> {
     Ok((Format::parse(format)?, PathBuf::from(path)))
 }
 
-/// `--jobs`: at least one worker.
+/// The most workers `--jobs` starts: 64. Each worker is a thread (and an adapter
+/// process with three threads of its own); more would not run faster on any
+/// machine the suite targets, and thousands can exhaust the system's threads.
+pub const MAX_JOBS: usize = 64;
+
+/// `--jobs`: from 1 to [`MAX_JOBS`] workers.
 fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => {
             Err("must be at least 1 (the number of adapter processes or reference threads)".into())
         }
+        Ok(jobs) if jobs > MAX_JOBS => Err(format!(
+            "at most {MAX_JOBS} (the number of adapter processes or reference threads)"
+        )),
         Ok(jobs) => Ok(jobs),
         Err(error) => Err(format!("{error}; give a whole number from 1")),
     }

@@ -10,6 +10,7 @@ use clap::Args;
 use serde_json::Value;
 use zarr_reshape_conformance::Registry;
 use zarr_reshape_conformance::coverage;
+use zarr_reshape_conformance::input_file;
 use zarr_reshape_conformance::report::escape::terminal as safe;
 use zarr_reshape_conformance::report::one_line;
 use zarr_reshape_conformance::vector::{self, Case, embedded, export};
@@ -168,32 +169,51 @@ fn list<'a>(root: &SuiteRoot, files: usize, cases: impl Iterator<Item = &'a Case
     }
 }
 
+/// The largest `vector.schema.json` read: 1 MiB (the suite's is about 10 KiB).
+pub const MAX_SCHEMA_BYTES: u64 = 1 << 20;
+
+/// The size limit of one compiled `pattern` of the schema and of its lazy DFA's
+/// cache: 1 MiB each (the `regex` crate's own defaults are 10 MiB and 2 MiB).
+const MAX_PATTERN_BYTES: usize = 1 << 20;
+
+/// The schema violations reported per vector file: 100, then one line saying
+/// more were cut.
+const MAX_PROBLEMS_PER_FILE: usize = 100;
+
 fn schema_problems(root: &Path, paths: &[PathBuf]) -> Vec<String> {
     let schema_path = root.join("vector.schema.json");
-    let schema = std::fs::read_to_string(&schema_path)
-        .map_err(|e| e.to_string())
+    // The schema is input too: bounded in size, and its patterns compiled by the
+    // `regex` engine (linear time, no backtracking) within a size limit.
+    let schema = input_file::read_string(&schema_path, MAX_SCHEMA_BYTES)
         .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()));
-    let validator = match schema
-        .and_then(|schema| jsonschema::validator_for(&schema).map_err(|e| e.to_string()))
-    {
+    let patterns = jsonschema::PatternOptions::regex()
+        .size_limit(MAX_PATTERN_BYTES)
+        .dfa_size_limit(MAX_PATTERN_BYTES);
+    let validator = match schema.and_then(|schema| {
+        jsonschema::options()
+            .with_pattern_options(patterns)
+            .build(&schema)
+            .map_err(|e| e.to_string())
+    }) {
         Ok(validator) => validator,
         Err(error) => return vec![format!("{}: {error}", schema_path.display())],
     };
     let mut problems = Vec::new();
     for path in paths {
         // Only what the loader could read: a FIFO would block, a huge file is refused.
-        let readable = std::fs::metadata(path)
-            .is_ok_and(|meta| meta.is_file() && meta.len() <= vector::MAX_FILE_BYTES);
-        if !readable {
-            continue;
-        }
-        let Ok(instance) = std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()))
+        let Ok(instance) = input_file::read_string(path, vector::MAX_FILE_BYTES)
+            .and_then(|text| input_file::parse_json(text.as_bytes(), input_file::MAX_VECTOR_DEPTH))
         else {
             continue; // already reported by the loader
         };
-        for error in validator.iter_errors(&instance) {
+        for (shown, error) in validator.iter_errors(&instance).enumerate() {
+            if shown == MAX_PROBLEMS_PER_FILE {
+                problems.push(format!(
+                    "{}: more problems, not shown (at most {MAX_PROBLEMS_PER_FILE} per file)",
+                    path.display()
+                ));
+                break;
+            }
             problems.push(format!(
                 "{} at {}: {error}",
                 path.display(),

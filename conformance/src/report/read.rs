@@ -86,12 +86,8 @@ pub fn read_file(path: &Path) -> Result<RunLog, ReadError> {
         line: None,
         message,
     };
-    let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if !metadata.is_file() {
-        // A FIFO or a device would block the read, or never end it.
-        return Err(fail("not a regular file".into()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    // Refused unread: not a regular file, on /proc or /sys, beyond the limit.
+    let file = crate::input_file::open(path, MAX_FILE_BYTES).map_err(fail)?;
     read(BufReader::new(file), &source)
 }
 
@@ -157,8 +153,9 @@ pub fn read_limited(
                 limits.line_bytes
             )));
         }
-        let value: Value =
-            serde_json::from_slice(line).map_err(|e| fail(format!("not a JSON line: {e}")))?;
+        // The depth the runner may write (a rank-256 array in a record), not serde_json's 128.
+        let value = crate::input_file::parse_json(line, crate::input_file::MAX_RECORD_DEPTH)
+            .map_err(|e| fail(format!("not a JSON line: {e}")))?;
         let kind = value
             .get("type")
             .and_then(Value::as_str)

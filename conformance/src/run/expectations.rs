@@ -20,7 +20,6 @@
 //! writes, for a person to fill in).
 
 use std::collections::BTreeMap;
-use std::io::Read as _;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -64,31 +63,16 @@ pub fn listed_as(listed: ListedOutcome, outcome: &Outcome) -> bool {
     )
 }
 
-/// The text of an expectations file, checked before it is opened (a FIFO would
-/// block, `/dev/zero` never end): a regular file of at most
-/// [`MAX_KNOWN_FAILURES_BYTES`].
+/// The text of an expectations file, through the crate's one opener
+/// ([`crate::input_file`]): a regular file, not on a pseudo filesystem, of at
+/// most [`MAX_KNOWN_FAILURES_BYTES`] (the harness's own limit), checked before it
+/// is opened (a FIFO would block, `/dev/zero` never end).
 ///
 /// # Errors
 /// When it is not, or cannot be read; the message starts with the path.
 pub fn read_file(path: &Path) -> Result<String, String> {
-    let fail = |what: String| format!("{}: {what}", path.display());
-    let metadata = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(fail("not a regular file".into()));
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|file| {
-            file.take(MAX_KNOWN_FAILURES_BYTES.saturating_add(1))
-                .read_to_string(&mut text)
-        })
-        .map_err(|e| fail(e.to_string()))?;
-    if u64::try_from(text.len()).map_or(true, |len| len > MAX_KNOWN_FAILURES_BYTES) {
-        return Err(fail(format!(
-            "an expectations file is at most {MAX_KNOWN_FAILURES_BYTES} bytes"
-        )));
-    }
-    Ok(text)
+    crate::input_file::read_string(path, MAX_KNOWN_FAILURES_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// One listed case: why it does not pass, and how it ends.

@@ -11,7 +11,7 @@
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{Implementation, ImplementationInfo};
 use crate::answer::{Answer, catch_panic};
@@ -110,7 +110,9 @@ impl Implementation for Reference {
                 Err(message) => return Answer::Errored { message },
             },
         };
-        if worker.cases.send(case.clone()).is_err() {
+        // The worker's loops stop at the deadline (crate::deadline) once the case is abandoned.
+        let deadline = Instant::now().checked_add(self.timeout);
+        if worker.cases.send((case.clone(), deadline)).is_err() {
             return Answer::Errored {
                 message: "the in-process worker thread is gone".into(),
             };
@@ -121,8 +123,9 @@ impl Implementation for Reference {
                 answer
             }
             Err(RecvTimeoutError::Timeout) => {
-                // The thread cannot be stopped: it is left to finish on its own,
-                // and the next case gets a new one.
+                // The thread cannot be killed: it is left to notice its deadline
+                // (crate::deadline, checked between library calls) and stop, and
+                // the next case gets a new one.
                 self.stuck = self.stuck.saturating_add(1);
                 Answer::Errored {
                     message: format!(
@@ -143,19 +146,22 @@ impl Implementation for Reference {
 /// A thread that runs cases one at a time.
 #[derive(Debug)]
 struct Worker {
-    cases: Sender<Case>,
+    cases: Sender<(Case, Option<Instant>)>,
     answers: Receiver<Answer>,
 }
 
 impl Worker {
     fn spawn(run_case: fn(&Case) -> Answer) -> Result<Self, String> {
-        let (cases, to_run) = mpsc::channel::<Case>();
+        let (cases, to_run) = mpsc::channel::<(Case, Option<Instant>)>();
         let (answer, answers) = mpsc::channel();
         thread::Builder::new()
             .name("reference-case".into())
             .spawn(move || {
-                for case in to_run {
-                    if answer.send(catch_panic(|| run_case(&case))).is_err() {
+                for (case, deadline) in to_run {
+                    crate::deadline::set(deadline);
+                    let answered = catch_panic(|| run_case(&case));
+                    crate::deadline::set(None);
+                    if answer.send(answered).is_err() {
                         return;
                     }
                 }

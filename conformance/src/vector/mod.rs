@@ -16,7 +16,6 @@ pub use discover::{
 pub use read_array::{suite_root, wire_json};
 
 use std::fmt;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -178,25 +177,11 @@ pub fn load_file(path: &Path) -> Result<Vec<Case>, LoadError> {
         pointer: pointer.to_string(),
         message,
     };
-    let metadata = std::fs::metadata(path).map_err(|e| fail("", e.to_string()))?;
-    if !metadata.is_file() {
-        // A FIFO or a device would block the read, or never end it.
-        return Err(fail("", "not a regular file".to_string()));
-    }
-    let size = metadata.len();
-    if size > MAX_FILE_BYTES {
-        return Err(fail(
-            "",
-            format!("{size} bytes; vector files are at most {MAX_FILE_BYTES}"),
-        ));
-    }
-    // Bounded even if the file grew since it was measured.
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES).read_to_string(&mut text))
-        .map_err(|e| fail("", e.to_string()))?;
-    let file: Value =
-        serde_json::from_str(&text).map_err(|e| fail("", format!("not JSON: {e}")))?;
+    // Refused unread: not a regular file, on /proc or /sys, beyond the limit.
+    let text = crate::input_file::read_string(path, MAX_FILE_BYTES).map_err(|e| fail("", e))?;
+    // Deeper than serde_json's 128: a case of rank 256 nests that deep.
+    let file = crate::input_file::parse_json(text.as_bytes(), crate::input_file::MAX_VECTOR_DEPTH)
+        .map_err(|e| fail("", format!("not JSON: {e}")))?;
     let mut cases = parse_file(&file).map_err(|(pointer, message)| fail(&pointer, message))?;
     read_array::resolve_paths(path, &mut cases)
         .map_err(|(pointer, message)| fail(&pointer, message))?;

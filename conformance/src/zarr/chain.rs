@@ -158,10 +158,16 @@ impl Chain {
     pub(crate) fn decode<T: Element>(&self, stored: Vec<u8>) -> Result<ArrayD<T>, ZarrError> {
         let mut bytes = stored;
         for compressor in self.compressors.iter().rev() {
+            if crate::deadline::passed() {
+                return Err(ZarrError::malformed(crate::deadline::STOPPED));
+            }
             bytes = compressor.decode(&bytes, MAX_CHUNK_BYTES)?;
         }
         let mut array: ArrayD<T> = element::from_bytes(&bytes, &self.array_shape, self.big_endian)?;
         for step in self.steps.iter().rev() {
+            if crate::deadline::passed() {
+                return Err(ZarrError::malformed(crate::deadline::STOPPED));
+            }
             array = match step {
                 Step::Transpose { inverse, .. } => array.permuted_axes(IxDyn(inverse)),
                 Step::Reshape(codec) => codec.decode(&array)?.into_owned(),

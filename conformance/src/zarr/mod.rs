@@ -28,7 +28,6 @@ mod shapes;
 mod write;
 
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use ndarray::{ArrayD, IxDyn};
@@ -40,7 +39,7 @@ pub use self::codecs::{Codec, Sharding};
 use self::element::{Element, with_element_type};
 use self::grid::{Touched, chunk_key, copy_box};
 pub use self::metadata::ArrayMetadata;
-pub use self::shapes::{ChainShapes, resolve_chain};
+pub use self::shapes::{ChainShapes, MAX_CODECS, resolve_chain};
 pub use self::write::encode_chunks;
 pub use crate::arrays::MAX_ELEMENTS;
 use crate::arrays::TypedArray;
@@ -171,34 +170,11 @@ fn read_bounded(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, ZarrError> {
             )));
         }
     }
-    let failed =
-        |error: std::io::Error| ZarrError::malformed(format!("{}: {error}", path.display()));
-    let file = std::fs::File::open(&path).map_err(failed)?;
-    let size = file.metadata().map_err(failed)?;
-    let too_large = || {
-        ZarrError::malformed(format!(
-            "{} is larger than {MAX_CHUNK_BYTES} bytes, this reader's limit",
-            path.display()
-        ))
-    };
-    if !size.is_file() {
-        return Err(ZarrError::malformed(format!(
-            "{} is not a regular file",
-            path.display()
-        )));
-    }
-    if usize::try_from(size.len()).is_ok_and(|len| len > MAX_CHUNK_BYTES) {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(MAX_CHUNK_BYTES)
-        .unwrap_or(u64::MAX)
-        .saturating_add(1);
-    file.take(cap).read_to_end(&mut bytes).map_err(failed)?;
-    if bytes.len() > MAX_CHUNK_BYTES {
-        return Err(too_large());
-    }
-    Ok(Some(bytes))
+    // The one opener: a regular file, not on /proc or /sys, within the limit.
+    let limit = u64::try_from(MAX_CHUNK_BYTES).unwrap_or(u64::MAX);
+    crate::input_file::read_bytes(&path, limit)
+        .map(Some)
+        .map_err(|error| ZarrError::malformed(format!("{}: {error}", path.display())))
 }
 
 /// An opened array: its metadata read and its codec chain resolved.
@@ -313,6 +289,9 @@ impl ZarrArray {
         // The box starts as the fill value: a chunk whose file does not exist adds nothing.
         let mut out = ArrayD::from_elem(IxDyn(&shape), fill);
         for piece in touched.pieces() {
+            if crate::deadline::passed() {
+                return Err(ZarrError::malformed(crate::deadline::STOPPED));
+            }
             let piece = piece?;
             let key = chunk_key(&piece.coords, self.metadata.separator);
             let Some(bytes) = read_bounded(&self.dir, &key)? else {

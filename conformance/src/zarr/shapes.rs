@@ -58,6 +58,11 @@ pub fn resolve_chain(
     resolve_codecs(&codecs_of(codecs)?, chunk_shape, data_type)
 }
 
+/// The most codecs in one chain (and in each chain nested in `sharding_indexed`):
+/// 32. Real chains hold a handful; each codec is work per chunk read, so a long
+/// chain multiplies the cost of every read.
+pub const MAX_CODECS: usize = 32;
+
 /// Resolves read codecs for chunks of `chunk_shape`: array -> array codecs, one
 /// array -> bytes codec, then bytes -> bytes codecs.
 ///
@@ -68,6 +73,12 @@ pub(crate) fn resolve_codecs(
     chunk_shape: &[u64],
     data_type: DataType,
 ) -> Result<ChainShapes, ZarrError> {
+    if codecs.len() > MAX_CODECS {
+        return Err(ZarrError::malformed(format!(
+            "a chain of {} codecs; this reader takes at most {MAX_CODECS}",
+            codecs.len()
+        )));
+    }
     let mut shape = chunk_shape.to_vec();
     let mut encoded_shapes = Vec::new();
     let mut rest = codecs.iter();
