@@ -14,7 +14,9 @@
 //! ([`ZarrError::is_unsupported`]), and the reference answers `skipped`. Resources are bounded: arrays
 //! and chunks of at most [`MAX_ELEMENTS`] elements, files of at most
 //! [`MAX_CHUNK_BYTES`] bytes, before and after decompression, reads of at most
-//! [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements, shapes
+//! [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements, chains of at
+//! most [`MAX_CODECS`] codecs, work that stops at the case's deadline
+//! (`crate::deadline`), shapes
 //! ndarray can hold, and only regular files and folders (no links, FIFOs or
 //! devices) below the array's folder.
 
