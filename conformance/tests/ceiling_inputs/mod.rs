@@ -187,3 +187,25 @@ fn jobs_beyond_the_cap_are_refused_with_a_message() {
     let (code, stderr) = capped(root, &["run", "--cases", suite, "--jobs", "64"], None);
     assert_eq!(code, 0, "{stderr}");
 }
+
+#[test]
+fn a_schema_of_exponential_cost_is_stopped_in_time() {
+    let scratch = small_suite("exponential-schema");
+    let root = &scratch.0;
+    // Each level's anyOf tries both branches: 2^40 paths to a type that fails.
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = json!({"$ref": format!("#/$defs/a{}", i + 1)});
+        defs.insert(format!("a{i}"), json!({"anyOf": [next.clone(), next]}));
+    }
+    defs.insert("a40".into(), json!({"type": "string"}));
+    let schema = json!({"$defs": defs, "$ref": "#/$defs/a0"});
+    write_json(&root.join("vector.schema.json"), &schema);
+    let (code, stderr) = capped(
+        root,
+        &["vectors", "--validate", root.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code, 1, "the validation is stopped: {stderr}");
+    assert!(stderr.contains("took longer than"), "{stderr}");
+}
