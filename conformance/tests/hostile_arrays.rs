@@ -390,3 +390,31 @@ fn fixtures_never_write_through_a_link() {
     std::os::unix::fs::symlink(root.join("arrays"), root.join("arrays/loop")).unwrap();
     assert!(fixtures::on_disk(&root).is_err());
 }
+
+#[test]
+fn a_compressed_chunk_is_decoded_no_further_than_its_size() {
+    use std::io::Write as _;
+    // Two layers of gzip over 16 MiB of zeros, 16 KiB on disk: each layer stops
+    // at the chunk's size (8 bytes; twice that and 4 KiB between layers), not at
+    // the 64 MiB file limit.
+    let scratch = Scratch::new("gzip-bomb");
+    let dir = scratch.0.clone();
+    let mut meta = metadata(&[8], &[8]);
+    meta["codecs"] = json!([
+        {"name": "bytes"},
+        {"name": "gzip", "configuration": {"level": 9}},
+        {"name": "gzip", "configuration": {"level": 9}}
+    ]);
+    std::fs::write(dir.join("zarr.json"), meta.to_string()).unwrap();
+    let gzip = |bytes: &[u8]| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(bytes).unwrap();
+        encoder.finish().unwrap()
+    };
+    let bomb = gzip(&gzip(&vec![0_u8; 16 << 20]));
+    assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+    std::fs::create_dir_all(dir.join("c")).unwrap();
+    std::fs::write(dir.join("c/0"), bomb).unwrap();
+    let result = read_within(&dir, None, Duration::from_secs(5));
+    refused(result, &format!("more than {} bytes", 2 * 8 + 4096));
+}

@@ -157,11 +157,26 @@ impl Chain {
     /// library's errors.
     pub(crate) fn decode<T: Element>(&self, stored: Vec<u8>) -> Result<ArrayD<T>, ZarrError> {
         let mut bytes = stored;
-        for compressor in self.compressors.iter().rev() {
+        // What `bytes` takes is exactly the chunk's bytes: the innermost compressor
+        // may give no more, and no layer more than twice that and 4 KiB (a compressed
+        // stream is never much longer than what it holds), so that a decompression
+        // bomb stops at the chunk's size instead of the file limit, in every layer.
+        let chunk_bytes = self
+            .array_shape
+            .iter()
+            .try_fold(T::SIZE, |acc, extent| acc.checked_mul(*extent))
+            .unwrap_or(MAX_CHUNK_BYTES)
+            .min(MAX_CHUNK_BYTES);
+        let layer_bytes = chunk_bytes
+            .saturating_mul(2)
+            .saturating_add(4096)
+            .min(MAX_CHUNK_BYTES);
+        for (inner, compressor) in self.compressors.iter().enumerate().rev() {
             if crate::deadline::passed() {
                 return Err(ZarrError::malformed(crate::deadline::STOPPED));
             }
-            bytes = compressor.decode(&bytes, MAX_CHUNK_BYTES)?;
+            let cap = if inner == 0 { chunk_bytes } else { layer_bytes };
+            bytes = compressor.decode(&bytes, cap)?;
         }
         let mut array: ArrayD<T> = element::from_bytes(&bytes, &self.array_shape, self.big_endian)?;
         for step in self.steps.iter().rev() {
