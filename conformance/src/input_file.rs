@@ -125,8 +125,8 @@ fn on_pseudo_filesystem(_: &std::fs::Metadata) -> bool {
 pub const MAX_VECTOR_DEPTH: usize = 272;
 
 /// The deepest JSON line the runner writes and `report` reads: a record holds a
-/// case's values at most 16 levels deeper than its vector file, and an
-/// adapter's answer is read with serde_json's limit of 128.
+/// case's values at most 16 levels deeper than its vector file. Requests read by
+/// `zarr-reshape adapter` and answers read from an adapter take the same limit.
 pub const MAX_RECORD_DEPTH: usize = MAX_VECTOR_DEPTH + 16;
 
 /// Parses `text` as JSON nested at most `max_depth` deep: the depth is counted

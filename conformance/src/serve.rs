@@ -85,18 +85,20 @@ fn serve_bounded(
 /// The answer to one request line; `None` for `stop`. A `start` it accepts sets
 /// `version`.
 fn respond(line: &[u8], version: &mut u64) -> Option<Value> {
-    let request: Value = match serde_json::from_slice(line) {
-        Ok(request) => request,
-        Err(error) => {
-            return Some(errored(
-                Value::Null,
-                format!(
-                    "the request is not JSON ({error}): {}",
-                    protocol::excerpt_bytes(line)
-                ),
-            ));
-        }
-    };
+    // As deep as a record may be: a rank-256 case, not serde_json's 128.
+    let request: Value =
+        match crate::input_file::parse_json(line, crate::input_file::MAX_RECORD_DEPTH) {
+            Ok(request) => request,
+            Err(error) => {
+                return Some(errored(
+                    Value::Null,
+                    format!(
+                        "the request is not JSON ({error}): {}",
+                        protocol::excerpt_bytes(line)
+                    ),
+                ));
+            }
+        };
     let seq = request.get("seq").cloned().unwrap_or(Value::Null);
     match request.get("cmd").and_then(Value::as_str) {
         Some("start") => Some(start(&request, version)),

@@ -155,15 +155,17 @@ impl AdapterProcess {
 
     /// What one stdout line means while waiting for `seq`; `None` to keep waiting.
     fn judge_line(&self, seq: u64, line: &[u8]) -> Option<Answer> {
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(value) => value,
-            Err(error) => {
-                return Some(errored(format!(
-                    "unparsable answer line ({error}): {}",
-                    protocol::excerpt_bytes(line)
-                )));
-            }
-        };
+        // As deep as a record may be: a rank-256 answer, not serde_json's 128.
+        let value: Value =
+            match crate::input_file::parse_json(line, crate::input_file::MAX_RECORD_DEPTH) {
+                Ok(value) => value,
+                Err(error) => {
+                    return Some(errored(format!(
+                        "unparsable answer line ({error}): {}",
+                        protocol::excerpt_bytes(line)
+                    )));
+                }
+            };
         let Some(object) = value.as_object() else {
             return Some(errored(format!(
                 "an answer must be a JSON object: {}",

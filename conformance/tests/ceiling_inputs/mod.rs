@@ -155,6 +155,21 @@ fn a_rank_200_case_runs_and_its_records_read_back() {
         None,
     );
     assert_eq!(code, 0, "report reads what run wrote: {stderr}");
+    // Through the reference's adapter process too: the request it reads and the
+    // answer the runner reads nest as deep as the vector file.
+    let adapter = format!("{} adapter", env!("CARGO_BIN_EXE_zarr-reshape"));
+    let (code, stderr) = capped(
+        &cases,
+        &[
+            "run",
+            "--cases",
+            cases.to_str().unwrap(),
+            "--adapter",
+            &adapter,
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "the case passes through the adapter: {stderr}");
 }
 
 #[test]
