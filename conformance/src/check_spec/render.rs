@@ -190,7 +190,7 @@ pub fn summary(report: &Report, path: &str) -> String {
 }
 
 /// The report as one JSON document, as pretty-printed text: the same document as
-/// [`json`], written finding by finding, so that no tree of the whole document is
+/// [`json()`], written finding by finding, so that no tree of the whole document is
 /// held beside the report. Format and bidirectional controls in any string are
 /// written as `\uXXXX` escapes (serde_json escapes the control characters), so
 /// no raw control character of a file name or of the document reaches the output.
