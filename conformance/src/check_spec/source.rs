@@ -18,7 +18,7 @@ use super::check::MAX_DOCUMENT_BYTES;
 /// of waiting for a writer, and a pseudo file that honours it fails its read
 /// rather than waiting. Its value differs between systems; where it is not known
 /// here, no flag is added (the checks before the open still apply).
-#[cfg(all(
+pub(crate) const O_NONBLOCK: i32 = if cfg!(all(
     any(target_os = "linux", target_os = "android"),
     not(any(
         target_arch = "mips",
@@ -26,35 +26,20 @@ use super::check::MAX_DOCUMENT_BYTES;
         target_arch = "sparc",
         target_arch = "sparc64"
     ))
-))]
-pub(crate) const O_NONBLOCK: i32 = 0o4000;
-#[cfg(any(
+)) {
+    0o4000
+} else if cfg!(any(
     target_os = "macos",
     target_os = "ios",
     target_os = "freebsd",
     target_os = "netbsd",
     target_os = "openbsd",
     target_os = "dragonfly"
-))]
-pub(crate) const O_NONBLOCK: i32 = 0x4;
-#[cfg(not(any(
-    all(
-        any(target_os = "linux", target_os = "android"),
-        not(any(
-            target_arch = "mips",
-            target_arch = "mips64",
-            target_arch = "sparc",
-            target_arch = "sparc64"
-        ))
-    ),
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-)))]
-pub(crate) const O_NONBLOCK: i32 = 0;
+)) {
+    0x4
+} else {
+    0
+};
 
 /// The mount points of the kernel's pseudo filesystems: a file on the device of
 /// one of them is refused.
