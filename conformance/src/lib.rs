@@ -2,8 +2,9 @@
 //! vector model, the embedded reference, the runner and its judgement, the Zarr
 //! array reader for fixtures, and the spec editors' tools.
 //!
-//! The public face is what the command (`src/main.rs`, `src/cli/`), this crate's
-//! integration tests and its benchmark use; nobody else depends on the crate.
+//! The public face is what the command (`src/main.rs`, which calls
+//! [`command_line`]), the Python package's console script (`python/`), this
+//! crate's integration tests and its benchmark use; nobody else depends on the crate.
 //!
 //! - At the root, the runner's model: an [`Answer`] and its [`judge`]ment
 //!   ([`Outcome`], [`ClassCheck`]), the typed arrays of vectors ([`TypedArray`],
@@ -28,6 +29,7 @@ mod adapter;
 mod answer;
 mod arrays;
 pub mod check_spec;
+mod cli;
 pub mod coverage;
 pub mod deadline;
 pub mod differential;
@@ -50,6 +52,7 @@ pub mod zarr;
 pub use adapter::{AdapterOptions, AdapterProcess, MAX_LINES_BETWEEN_CASES};
 pub use answer::Answer;
 pub use arrays::{DataType, TypedArray};
+pub use cli::command_line;
 pub use judge::{ClassCheck, Outcome, judge};
 pub use registry::{ClauseEntry, InterpretationEntry, Registry, SpecVersion};
 pub use wire::{ALL_OPERATIONS, MAX_LINE_BYTES, OLDEST_PROTOCOL, OPERATIONS, PROTOCOL_VERSION};

@@ -2,12 +2,8 @@
 //! spec editors. See `zarr-reshape --help`.
 #![forbid(unsafe_code)]
 
-mod cli;
-
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    cli::Cli::parse().execute()
+    zarr_reshape_conformance::command_line(std::env::args_os())
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::output::{out, outln};
+use crate::check_spec::{self, Report, fix, github, render, replace, source};
 use clap::{Args, ValueEnum};
-use zarr_reshape_conformance::check_spec::{self, Report, fix, github, render, replace, source};
 
 /// Options of `zarr-reshape check-spec`.
 #[derive(Debug, Args)]

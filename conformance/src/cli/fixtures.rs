@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use super::output::outln;
 use super::suite::SuiteRoot;
+use crate::fixtures;
+use crate::report::escape::terminal as safe;
 use clap::Args;
-use zarr_reshape_conformance::fixtures;
-use zarr_reshape_conformance::report::escape::terminal as safe;
 
 /// Options of `zarr-reshape fixtures`.
 #[derive(Debug, Args)]

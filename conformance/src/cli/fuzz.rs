@@ -7,16 +7,14 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::output::{out, outln};
+use crate::OPERATIONS;
+use crate::differential::{Finding, FuzzOptions, Silencer, Summary, check_operations, fuzz};
+use crate::run::{Implementation, Reference};
+use crate::write_guard;
+use crate::{AdapterOptions, AdapterProcess};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use indicatif::ProgressBar;
-use zarr_reshape_conformance::OPERATIONS;
-use zarr_reshape_conformance::differential::{
-    Finding, FuzzOptions, Silencer, Summary, check_operations, fuzz,
-};
-use zarr_reshape_conformance::run::{Implementation, Reference};
-use zarr_reshape_conformance::write_guard;
-use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
 
 /// How many times a crashed or hung adapter is restarted in one fuzzing run: a
 /// fuzzer looks for crashes, so more than `run`'s 3; past it every case is errored.

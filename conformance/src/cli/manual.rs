@@ -6,15 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
+use crate::PROTOCOL_VERSION;
+use crate::vector::{self, embedded};
+use crate::write_guard;
 use clap::{Args, CommandFactory as _};
 use clap_complete::Shell;
-use zarr_reshape_conformance::PROTOCOL_VERSION;
-use zarr_reshape_conformance::vector::{self, embedded};
-use zarr_reshape_conformance::write_guard;
 
 use super::Cli;
 use super::output::{out, outln};
-use zarr_reshape_conformance::report::escape::terminal as safe;
+use crate::report::escape::terminal as safe;
 
 /// Options of `zarr-reshape completions`.
 #[derive(Debug, Args)]

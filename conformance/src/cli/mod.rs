@@ -14,14 +14,31 @@ mod suite;
 mod vectors;
 mod written;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// The `zarr-reshape` command, run on `args` (the first is the program's name, as in
+/// [`std::env::args_os`]): what the binary's `main` and the Python package's
+/// console script both call, so the two are one program. A command line clap
+/// refuses, `--help` and `--version` print as clap does and give its exit code
+/// (the caller exits; nothing here ends the process).
+pub fn command_line(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    match Cli::try_parse_from(args) {
+        Ok(cli) => cli.execute(),
+        Err(error) => {
+            // Printing to a closed stream is not worth a second error.
+            let _ = error.print();
+            ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+        }
+    }
+}
+
 /// Conformance suite and reference tools for the Zarr v3 reshape codec.
 #[derive(Debug, Parser)]
 #[command(name = "zarr-reshape", version, long_version = manual::version(), about)]
-pub struct Cli {
+struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -52,14 +69,14 @@ enum Command {
 
 impl Cli {
     /// Runs the chosen subcommand.
-    pub fn execute(self) -> ExitCode {
+    fn execute(self) -> ExitCode {
         let code = match self.command {
             Command::Run(args) => run::execute(&args),
             Command::Report(args) => report::execute(&args),
             Command::Adapter => {
                 let stdin = std::io::stdin().lock();
                 let stdout = std::io::stdout().lock();
-                match zarr_reshape_conformance::serve::serve(stdin, stdout) {
+                match crate::serve::serve(stdin, stdout) {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(error) => {
                         eprintln!("zarr-reshape adapter: {error}");

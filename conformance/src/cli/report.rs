@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::report::escape::terminal as safe;
+use crate::report::format::Format;
+use crate::report::read;
 use clap::{Args, ValueEnum};
-use zarr_reshape_conformance::report::escape::terminal as safe;
-use zarr_reshape_conformance::report::format::Format;
-use zarr_reshape_conformance::report::read;
 
 use super::output::out;
 

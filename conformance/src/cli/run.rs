@@ -9,18 +9,18 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::output::out;
-use clap::Args;
-use indicatif::ProgressBar;
-use zarr_reshape_conformance::ClassCheck;
-use zarr_reshape_conformance::report::format::Format;
-use zarr_reshape_conformance::report::jsonl::{self, Recorder};
-use zarr_reshape_conformance::report::record::RunLog;
-use zarr_reshape_conformance::report::{read, tested_nothing, text, verdict};
-use zarr_reshape_conformance::run::{
+use crate::ClassCheck;
+use crate::report::format::Format;
+use crate::report::jsonl::{self, Recorder};
+use crate::report::record::RunLog;
+use crate::report::{read, tested_nothing, text, verdict};
+use crate::run::{
     Expectations, Implementation, ImplementationInfo, Reference, RunReport, run_suite,
 };
-use zarr_reshape_conformance::vector::Case;
-use zarr_reshape_conformance::{AdapterOptions, AdapterProcess};
+use crate::vector::Case;
+use crate::{AdapterOptions, AdapterProcess};
+use clap::Args;
+use indicatif::ProgressBar;
 
 /// Options of `zarr-reshape run`.
 #[derive(Debug, Args)]

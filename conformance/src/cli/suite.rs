@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once, OnceLock};
 
-use zarr_reshape_conformance::report::escape::terminal as safe;
-use zarr_reshape_conformance::vector::embedded::{self, EmbeddedSuite};
-use zarr_reshape_conformance::vector::{self, Case};
+use crate::report::escape::terminal as safe;
+use crate::vector::embedded::{self, EmbeddedSuite};
+use crate::vector::{self, Case};
 
 /// How `run` names a suite folder.
 const CASES: &str = "--cases DIR";

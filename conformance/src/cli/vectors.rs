@@ -6,14 +6,14 @@ use std::process::ExitCode;
 
 use super::output::outln;
 use super::suite::SuiteRoot;
+use crate::Registry;
+use crate::coverage;
+use crate::input_file;
+use crate::report::escape::terminal as safe;
+use crate::report::one_line;
+use crate::vector::{self, Case, embedded, export};
 use clap::Args;
 use serde_json::Value;
-use zarr_reshape_conformance::Registry;
-use zarr_reshape_conformance::coverage;
-use zarr_reshape_conformance::input_file;
-use zarr_reshape_conformance::report::escape::terminal as safe;
-use zarr_reshape_conformance::report::one_line;
-use zarr_reshape_conformance::vector::{self, Case, embedded, export};
 
 /// Options of `zarr-reshape vectors`.
 #[derive(Debug, Args)]

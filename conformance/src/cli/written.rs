@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-use zarr_reshape_conformance::report::plural;
-use zarr_reshape_conformance::report::record::RunLog;
-use zarr_reshape_conformance::run::TODO;
+use crate::report::plural;
+use crate::report::record::RunLog;
+use crate::run::TODO;
 
 /// Refuses `path` when anything is there (a link included), before the run starts.
 pub fn refuse_existing(path: &Path) -> Result<(), String> {

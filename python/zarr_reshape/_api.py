@@ -1,0 +1,288 @@
+"""The reference, called from Python: every function here is the Rust library's.
+
+A configuration is the codec's ``configuration`` member (``{"shape": [...]}``) or
+a whole codec object (``{"name": "reshape", "configuration": {...}}``), given as
+JSON text or as Python objects (``dict``, ``list``, ``int``). Integers stay exact
+both ways: Python ``int`` in and out, never a float.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from . import _native
+from ._errors import ReshapeError, _from_native
+
+__all__ = [
+    "Configuration",
+    "ChainShapes",
+    "Explanation",
+    "Step",
+    "resolve",
+    "explain",
+    "encode",
+    "decode",
+    "map_index",
+    "unmap_index",
+    "map_region",
+    "resolve_chain",
+]
+
+#: A configuration member or a whole codec object, as JSON text or Python objects.
+Configuration = Union[str, bytes, Mapping[str, Any]]
+
+
+def _text(configuration: Configuration) -> str:
+    if isinstance(configuration, str):
+        return configuration
+    if isinstance(configuration, (bytes, bytearray)):
+        return bytes(configuration).decode("utf-8")
+    # Python ints are written exactly; NaN and infinities are not JSON.
+    return json.dumps(configuration, allow_nan=False)
+
+
+def _extents(values: Sequence[int], what: str) -> list[int]:
+    """Integers as the native module takes them; a bool is no extent."""
+    out = []
+    for value in values:
+        if isinstance(value, bool):
+            raise TypeError(f"{what}: {value!r} is a bool, not an integer")
+        out.append(operator.index(value))
+    return out
+
+
+def _call(function, *args):
+    try:
+        return function(*args)
+    except _native.Refused as refused:
+        raise _from_native(refused) from None
+
+
+def resolve(configuration: Configuration, decoded_shape: Sequence[int]) -> tuple[int, ...]:
+    """``B_shape``: the encoded shape for chunks of ``decoded_shape`` (``A_shape``).
+
+    >>> import zarr_reshape
+    >>> zarr_reshape.resolve({"shape": [[0, 1], -1]}, [2, 3, 4])
+    (6, 4)
+    >>> zarr_reshape.resolve('{"shape": [3, [1], -1]}', [2, 3, 6])
+    Traceback (most recent call last):
+    ...
+    zarr_reshape.InputDimsMisaligned: [input-dims-misaligned] (input-dims.prefix at shape[1]): ...
+
+    Raises:
+        ReshapeError: the subclass of the first rule broken (``MalformedConfiguration``,
+            ``InvalidSize``, ...), with its clause and position.
+        OverflowError: an extent that is negative or beyond 2^64 - 1 (chunk
+            shapes are ``uint64`` in Zarr v3).
+    """
+    return tuple(_call(_native.resolve, _text(configuration), _extents(decoded_shape, "decoded_shape")))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rule evaluated while resolving."""
+
+    #: The clause id, e.g. ``"input-dims.prefix"``.
+    clause: str
+    #: Where in ``shape``: ``"shape[1]"``, ``"shape[0][2]"``, or ``None``.
+    at: str | None
+    #: The formula with its numbers, e.g. ``prod(B_shape[:1]) = 2, prod(A_shape[:2]) = 6``.
+    detail: str
+    #: ``"defines"``, ``"holds"`` or ``"violated"``.
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A resolution explained clause by clause: what ``zarr-reshape resolve`` prints."""
+
+    a_shape: tuple[int, ...]
+    steps: tuple[Step, ...]
+    #: ``B_shape``, or ``None`` when a rule was broken.
+    b_shape: tuple[int, ...] | None
+    #: The first rule broken, or ``None``.
+    error: ReshapeError | None
+    #: The command line's lines.
+    text: str
+    #: The same, quoting the spec's sentence under a broken MUST rule.
+    text_with_spec: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def explain(configuration: Configuration, decoded_shape: Sequence[int]) -> Explanation:
+    """The resolution of ``configuration`` against ``decoded_shape``, step by step.
+
+    It never raises for a broken rule: the rule is in ``error`` and in the steps.
+
+    >>> import zarr_reshape
+    >>> explanation = zarr_reshape.explain({"shape": [3, [1], -1]}, [2, 3, 6])
+    >>> explanation.error.clause, explanation.error.position
+    ('input-dims.prefix', 'shape[1]')
+    >>> print(explanation.steps[-1].detail)
+    prod(B_shape[:1]) = 3, prod(A_shape[:1]) = 2
+    """
+    answer = json.loads(_native.explain(_text(configuration), _extents(decoded_shape, "decoded_shape")))
+    error = answer.get("error")
+    if error is not None:
+        from ._errors import error_class
+
+        error = error_class(error["class"])(error["message"], clause=error["clause"], position=error["position"])
+    b_shape = answer.get("b_shape")
+    return Explanation(
+        a_shape=tuple(answer["a_shape"]),
+        steps=tuple(Step(**step) for step in answer["steps"]),
+        b_shape=None if b_shape is None else tuple(b_shape),
+        error=error,
+        text=answer["text"],
+        text_with_spec=answer["text_with_spec"],
+    )
+
+
+def _transform(native, configuration: Configuration, array: np.ndarray, *shape: list[int]) -> np.ndarray:
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected a numpy.ndarray, got {type(array).__name__}")
+    dtype = array.dtype
+    if dtype.hasobject or dtype.itemsize not in (1, 2, 4, 8):
+        raise TypeError(
+            f"data type {dtype} has {dtype.itemsize}-byte elements; encode and decode take elements "
+            "of 1, 2, 4 or 8 bytes without Python objects (every data type of the suite)"
+        )
+    # The codec moves elements and never reads them: any data type of that size
+    # crosses as an unsigned integer of the same size, and is viewed back.
+    carrier = np.dtype(f"=u{dtype.itemsize}")
+    result = _call(native, _text(configuration), *shape, array.view(carrier))
+    return result.view(dtype)
+
+
+def encode(configuration: Configuration, decoded: np.ndarray) -> np.ndarray:
+    """``decoded`` (of shape ``A_shape``) reshaped to ``B_shape``, in C order.
+
+    The result is a view of ``decoded`` whenever the reference returns one
+    (for a C-contiguous array, always), and the reference's copy otherwise.
+
+    >>> import numpy as np, zarr_reshape
+    >>> a = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    >>> b = zarr_reshape.encode({"shape": [[0, 1], -1]}, a)
+    >>> b.shape, np.shares_memory(a, b)
+    ((6, 4), True)
+
+    Raises:
+        ReshapeError: a broken rule (``ShapeMismatch`` never: the shape is the array's).
+        TypeError: not an ndarray, or elements that are not 1, 2, 4 or 8 bytes.
+    """
+    return _transform(_native.encode, configuration, decoded)
+
+
+def decode(configuration: Configuration, encoded: np.ndarray, decoded_shape: Sequence[int]) -> np.ndarray:
+    """``encoded`` (of shape ``B_shape``) reshaped back to ``decoded_shape``.
+
+    >>> import numpy as np, zarr_reshape
+    >>> b = np.arange(24, dtype=np.float64).reshape(6, 4)
+    >>> zarr_reshape.decode({"shape": [[0, 1], -1]}, b, [2, 3, 4]).shape
+    (2, 3, 4)
+
+    Raises:
+        ShapeMismatch: ``encoded`` does not have the shape the configuration
+            resolves to for ``decoded_shape``.
+    """
+    return _transform(_native.decode, configuration, encoded, _extents(decoded_shape, "decoded_shape"))
+
+
+def map_index(configuration: Configuration, decoded_shape: Sequence[int], decoded_index: Sequence[int]) -> tuple[int, ...]:
+    """The encoded coordinates of the decoded element at ``decoded_index``.
+
+    >>> import zarr_reshape
+    >>> zarr_reshape.map_index({"shape": [[0, 1], -1]}, [2, 3, 4], [1, 2, 3])
+    (5, 3)
+    """
+    args = (_text(configuration), _extents(decoded_shape, "decoded_shape"), _extents(decoded_index, "decoded_index"))
+    return tuple(_call(_native.map_index, *args))
+
+
+def unmap_index(configuration: Configuration, decoded_shape: Sequence[int], encoded_index: Sequence[int]) -> tuple[int, ...]:
+    """The decoded coordinates of the encoded element at ``encoded_index``: the inverse of :func:`map_index`.
+
+    >>> import zarr_reshape
+    >>> zarr_reshape.unmap_index({"shape": [[0, 1], -1]}, [2, 3, 4], [5, 3])
+    (1, 2, 3)
+    """
+    args = (_text(configuration), _extents(decoded_shape, "decoded_shape"), _extents(encoded_index, "encoded_index"))
+    return tuple(_call(_native.unmap_index, *args))
+
+
+def map_region(
+    configuration: Configuration, decoded_shape: Sequence[int], start: Sequence[int], stop: Sequence[int]
+) -> Iterator[tuple[int, ...]]:
+    """The encoded coordinates of every element of the decoded box ``start..stop``
+    (stop exclusive), in C order, one at a time: memory stays constant whatever
+    the box's size. The box is checked before the first element.
+
+    >>> import zarr_reshape
+    >>> list(zarr_reshape.map_region({"shape": [[0, 1], -1]}, [2, 3, 4], [1, 2, 2], [2, 3, 4]))
+    [(5, 2), (5, 3)]
+    """
+    args = (
+        _text(configuration),
+        _extents(decoded_shape, "decoded_shape"),
+        _extents(start, "start"),
+        _extents(stop, "stop"),
+    )
+    indices = _call(_native.map_region, *args)
+
+    def walk() -> Iterator[tuple[int, ...]]:
+        while True:
+            try:
+                index = next(indices)
+            except StopIteration:
+                return
+            except _native.Refused as refused:
+                raise _from_native(refused) from None
+            yield tuple(index)
+
+    return walk()
+
+
+@dataclass(frozen=True)
+class ChainShapes:
+    """The shapes a codec chain hands on for one chunk shape (``resolve-chain``)."""
+
+    #: The shape each array -> array codec encodes to, in chain order.
+    encoded_shapes: tuple[tuple[int, ...], ...]
+    #: For ``sharding_indexed``: the same for its inner chain and inner chunk shape.
+    inner: ChainShapes | None = None
+
+    @classmethod
+    def _from_json(cls, value: dict[str, Any]) -> ChainShapes:
+        inner = value.get("inner")
+        return cls(
+            encoded_shapes=tuple(tuple(shape) for shape in value["encoded_shapes"]),
+            inner=None if inner is None else cls._from_json(inner),
+        )
+
+
+def resolve_chain(codecs: str | Sequence[Mapping[str, Any]], chunk_shape: Sequence[int], data_type: str) -> ChainShapes:
+    """Every step's encoded shape for a whole ``codecs`` list (as in ``zarr.json``).
+
+    >>> import zarr_reshape
+    >>> chain = [{"name": "reshape", "configuration": {"shape": [[0, 1], -1]}}, {"name": "bytes", "configuration": {"endian": "little"}}]
+    >>> zarr_reshape.resolve_chain(chain, [2, 3, 4], "int32").encoded_shapes
+    ((6, 4),)
+
+    Raises:
+        ReshapeError: the class of the first refusal; ``clause`` is ``None`` when
+            it is not the reshape codec's own (a transpose order of another length,
+            codecs out of order).
+        NotImplementedError: a codec the reference does not implement.
+        ValueError: a data type that is not one of the suite's.
+    """
+    text = codecs if isinstance(codecs, str) else json.dumps(list(codecs), allow_nan=False)
+    answer = _call(_native.resolve_chain, text, _extents(chunk_shape, "chunk_shape"), data_type)
+    return ChainShapes._from_json(json.loads(answer))
