@@ -27,10 +27,19 @@ enum Direction {
     Decode,
 }
 
-/// `decoded` (of shape A_shape) encoded to B_shape.
+/// `decoded` encoded to B_shape; A_shape is `a_shape` when given (the array must
+/// then have it: `shape-mismatch`), and the array's own shape otherwise.
 #[pyfunction]
-fn encode<'py>(text: &str, decoded: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let a_shape = shape_of(decoded)?;
+#[pyo3(signature = (text, decoded, a_shape = None))]
+fn encode<'py>(
+    text: &str,
+    decoded: &Bound<'py, PyAny>,
+    a_shape: Option<Vec<u64>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let a_shape = match a_shape {
+        Some(a_shape) => a_shape,
+        None => shape_of(decoded)?,
+    };
     let codec = codec(text, &a_shape)?;
     dispatch(&codec, decoded, Direction::Encode)
 }
@@ -39,8 +48,8 @@ fn encode<'py>(text: &str, decoded: &Bound<'py, PyAny>) -> PyResult<Bound<'py, P
 #[pyfunction]
 fn decode<'py>(
     text: &str,
-    a_shape: Vec<u64>,
     encoded: &Bound<'py, PyAny>,
+    a_shape: Vec<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let codec = codec(text, &a_shape)?;
     dispatch(&codec, encoded, Direction::Decode)

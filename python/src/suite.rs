@@ -91,9 +91,10 @@ impl Suite {
             .collect()
     }
 
-    /// Judges an answer (the protocol's `result` object as JSON text: `{"output":
-    /// {...}}`, `{"error": {"class", "message"}}`, `{"skipped": ...}`,
-    /// `{"errored": ...}` or `{"crashed": ...}`) as the runner does with
+    /// Judges an answer (the protocol's `result` object as JSON text: the output
+    /// members themselves, e.g. `{"encoded_shape": [6, 4]}`, or `{"error": {"class",
+    /// "message"}}`, `{"skipped": {"reason"}}`, `{"errored": {"message"}}`,
+    /// `{"crashed": {"message"}}`) as the runner does with
     /// `--strict-classes` when `strict`: the outcome's name (`pass`, `fail`,
     /// `error`, `crash`, `skip`) and its reason.
     #[pyo3(signature = (case_id, result, strict = false))]

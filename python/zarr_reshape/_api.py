@@ -12,6 +12,7 @@ import json
 import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Union
 
 import numpy as np
@@ -43,8 +44,24 @@ def _text(configuration: Configuration) -> str:
         return configuration
     if isinstance(configuration, (bytes, bytearray)):
         return bytes(configuration).decode("utf-8")
+    return _json(configuration)
+
+
+def _json(value: Any) -> str:
+    """JSON text of Python objects, every number as written: ``int`` exactly, and
+    ``Decimal`` (what ``json.loads(text, parse_float=Decimal)`` gives) by its
+    digits, so a configuration read from text can be handed on unrounded."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{value} is not a JSON number")
+        return str(value)
+    if isinstance(value, Mapping):
+        members = (f"{json.dumps(str(key))}:{_json(item)}" for key, item in value.items())
+        return "{" + ",".join(members) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_json(item) for item in value) + "]"
     # Python ints are written exactly; NaN and infinities are not JSON.
-    return json.dumps(configuration, allow_nan=False)
+    return json.dumps(value, allow_nan=False)
 
 
 def _extents(values: Sequence[int], what: str) -> list[int]:
@@ -146,7 +163,7 @@ def explain(configuration: Configuration, decoded_shape: Sequence[int]) -> Expla
     )
 
 
-def _transform(native, configuration: Configuration, array: np.ndarray, *shape: list[int]) -> np.ndarray:
+def _transform(native: Any, configuration: Configuration, array: np.ndarray, *shape: list[int] | None) -> np.ndarray:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected a numpy.ndarray, got {type(array).__name__}")
     dtype = array.dtype
@@ -158,12 +175,15 @@ def _transform(native, configuration: Configuration, array: np.ndarray, *shape: 
     # The codec moves elements and never reads them: any data type of that size
     # crosses as an unsigned integer of the same size, and is viewed back.
     carrier = np.dtype(f"=u{dtype.itemsize}")
-    result = _call(native, _text(configuration), *shape, array.view(carrier))
+    result = _call(native, _text(configuration), array.view(carrier), *shape)
     return result.view(dtype)
 
 
-def encode(configuration: Configuration, decoded: np.ndarray) -> np.ndarray:
+def encode(configuration: Configuration, decoded: np.ndarray, decoded_shape: Sequence[int] | None = None) -> np.ndarray:
     """``decoded`` (of shape ``A_shape``) reshaped to ``B_shape``, in C order.
+
+    ``A_shape`` is ``decoded_shape`` when given (a codec is set up for its chunk
+    shape; an array of another shape is ``ShapeMismatch``), else ``decoded.shape``.
 
     The result is a view of ``decoded`` whenever the reference returns one
     (for a C-contiguous array, always), and the reference's copy otherwise.
@@ -175,10 +195,12 @@ def encode(configuration: Configuration, decoded: np.ndarray) -> np.ndarray:
     ((6, 4), True)
 
     Raises:
-        ReshapeError: a broken rule (``ShapeMismatch`` never: the shape is the array's).
+        ReshapeError: a broken rule; ``ShapeMismatch`` when ``decoded`` does not
+            have ``decoded_shape``.
         TypeError: not an ndarray, or elements that are not 1, 2, 4 or 8 bytes.
     """
-    return _transform(_native.encode, configuration, decoded)
+    shape = None if decoded_shape is None else _extents(decoded_shape, "decoded_shape")
+    return _transform(_native.encode, configuration, decoded, shape)
 
 
 def decode(configuration: Configuration, encoded: np.ndarray, decoded_shape: Sequence[int]) -> np.ndarray:
@@ -283,6 +305,6 @@ def resolve_chain(codecs: str | Sequence[Mapping[str, Any]], chunk_shape: Sequen
         NotImplementedError: a codec the reference does not implement.
         ValueError: a data type that is not one of the suite's.
     """
-    text = codecs if isinstance(codecs, str) else json.dumps(list(codecs), allow_nan=False)
+    text = codecs if isinstance(codecs, str) else _json(list(codecs))
     answer = _call(_native.resolve_chain, text, _extents(chunk_shape, "chunk_shape"), data_type)
     return ChainShapes._from_json(json.loads(answer))
