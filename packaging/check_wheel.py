@@ -2,14 +2,19 @@
 
 Usage: python3 packaging/check_wheel.py WHEEL EXPECTED_VERSION
 
-The wheel must be the binary and its metadata only: no Python code, the licence
-texts, and the fields a PyPI page and `pip show` rely on. Standard library only,
-so that it runs before any venv exists. Exits 1 with every problem listed.
+The wheel must be one abi3 wheel for CPython 3.11+: the package `zarr_reshape`
+(its Python modules, the stub, `py.typed` and the extension module, which also
+holds the runner) and its metadata only; the `zarr-reshape` console script and the
+pytest plugin as entry points; the licence texts, and the fields a PyPI page and
+`pip show` rely on. Standard library only, so that it runs before any venv exists.
+Exits 1 with every problem listed.
 """
 
 from __future__ import annotations
 
+import configparser
 import email.parser
+import re
 import sys
 import zipfile
 
@@ -21,6 +26,14 @@ EXPECTED = {
 LICENCE_FILES = {"LICENSE-MIT", "LICENSE-APACHE"}
 # A bound on what is read: the METADATA of this wheel is a few kilobytes.
 MAX_METADATA_BYTES = 1 << 20
+# What the package folder may hold: Python modules, the stub of the extension
+# module, the typing marker, and the extension module itself (abi3).
+PACKAGE_FILE = re.compile(r"zarr_reshape/(\w+\.pyi?|py\.typed|_native\.abi3\.so)")
+# Entry points: group -> name -> object reference.
+ENTRY_POINTS = {
+    "console_scripts": {"zarr-reshape": "zarr_reshape._cli:main"},
+    "pytest11": {"zarr_reshape": "zarr_reshape.pytest_plugin"},
+}
 
 
 def problems_of(wheel_path: str, version: str) -> list[str]:
@@ -35,6 +48,8 @@ def problems_of(wheel_path: str, version: str) -> list[str]:
         if info.file_size > MAX_METADATA_BYTES:
             return [f"{meta_name} is {info.file_size} bytes, over {MAX_METADATA_BYTES}"]
         metadata = email.parser.BytesParser().parsebytes(wheel.read(meta_name))
+        entry_name = f"{prefix}.dist-info/entry_points.txt"
+        entry_points = wheel.read(entry_name).decode() if entry_name in names else ""
 
     for field, wanted in EXPECTED.items():
         if metadata.get(field) != wanted:
@@ -56,13 +71,30 @@ def problems_of(wheel_path: str, version: str) -> list[str]:
         if f"{prefix}.dist-info/licenses/{licence}" not in names:
             problems.append(f"the wheel lacks the text of {licence}")
 
-    scripts = [name for name in names if name.startswith(f"{prefix}.data/scripts/")]
-    if scripts != [f"{prefix}.data/scripts/zarr-reshape"]:
-        problems.append(f"the wheel's scripts are {scripts}, expected the zarr-reshape binary alone")
-    stray = [name for name in names if not name.startswith((f"{prefix}.dist-info/", f"{prefix}.data/scripts/"))]
+    if "-cp311-abi3-" not in wheel_path.rsplit("/", 1)[-1]:
+        problems.append(f"{wheel_path} is not one abi3 wheel for CPython 3.11+")
+    modules = [name for name in names if name.startswith("zarr_reshape/")]
+    stray = [name for name in modules if not PACKAGE_FILE.fullmatch(name)]
+    stray += [name for name in names if not name.startswith(("zarr_reshape/", f"{prefix}.dist-info/"))]
     if stray:
-        problems.append(f"files outside the binary and its metadata: {stray}")
+        problems.append(f"files outside the package and its metadata: {stray}")
+    for wanted in ("zarr_reshape/__init__.py", "zarr_reshape/_native.abi3.so", "zarr_reshape/_native.pyi", "zarr_reshape/py.typed"):
+        if wanted not in names:
+            problems.append(f"the wheel lacks {wanted}")
+    problems += entry_point_problems(entry_points)
     return problems
+
+
+def entry_point_problems(text: str) -> list[str]:
+    """The console script and the pytest plugin, as declared, and nothing else
+    that would change a user's build (pytest loads every `pytest11` entry point)."""
+    parser = configparser.ConfigParser(delimiters=("=",))
+    parser.optionxform = str  # keep names as written
+    parser.read_string(text)
+    found = {group: {name: value.strip() for name, value in parser[group].items()} for group in parser.sections()}
+    if found != ENTRY_POINTS:
+        return [f"entry points {found}, expected {ENTRY_POINTS}"]
+    return []
 
 
 def main() -> int:

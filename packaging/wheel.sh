@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # The pip route, as a Python user would take it: build the `zarr-reshape` wheel
-# (maturin, bin bindings; pyproject.toml at the repository root), check its
-# metadata, install it into a fresh venv without any index, and run the suite
+# (maturin, PyO3 abi3; pyproject.toml at the repository root), check its
+# metadata, install it into a fresh venv (NumPy from the index), and run the suite
 # from an empty folder with only the venv's bin/ added to PATH; then check that
 # the suite inside it is the repository's. Exits nonzero on any failure; prints
 # each stage's wall time. (The sdist has its own script, sdist.sh.)
 #
 # Usage: bash packaging/wheel.sh [EXTRA RUN ARGUMENTS...]
 #   Extra arguments go to `zarr-reshape run`.
-#   PYTHON: the interpreter for both venvs (default python3, 3.8 or newer).
+#   PYTHON: the interpreter for both venvs (default python3, 3.11 or newer).
 #   MATURIN_SPEC: what pip installs to build (default "maturin>=1.9,<2", from PyPI).
 #   CARGO_TARGET_DIR: see common.sh. With the repository's target/, after
 #   `cargo build --release -p zarr-reshape-conformance`, maturin compiles only the
-#   stripped binary.
+#   extension module's crate.
 set -euo pipefail
 
 script=wheel
@@ -51,8 +51,8 @@ finish "wheel metadata"
 
 begin "fresh venv, pip install the wheel"
 "$python" -m venv "$scratch/venv"
-# --no-index: the wheel has no dependencies, so nothing may come from elsewhere.
-"$scratch/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index "$wheel"
+# Its one dependency, NumPy, comes from PyPI (or the index pip is configured with).
+"$scratch/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
 "$scratch/venv/bin/python" -m pip show --disable-pip-version-check zarr-reshape | tee "$scratch/pip-show.txt"
 if ! grep -qx "Name: zarr-reshape" "$scratch/pip-show.txt" \
   || ! grep -qx "Version: $version" "$scratch/pip-show.txt"; then
