@@ -6,7 +6,8 @@
 #   - `import zarr_reshape` resolves to the venv, not to python/ in this clone;
 #   - the doctests of the installed package and python/tests/ (pytest), with the
 #     test dependencies of python/tests/requirements.txt from the index;
-#   - the example implementer test (python/examples/) against nd-image-codecs.
+#   - the example implementer test (python/examples/) against nd-image-codecs;
+#   - `mypy --strict` over the installed package (it ships py.typed and a stub).
 # Exits nonzero on any failure; an interpreter that is missing is a failure too
 # (each of the three is named by the package's classifiers), unless
 # ZARR_RESHAPE_PYTHONS names the ones to use.
@@ -84,6 +85,10 @@ for python in "${pythons[@]}"; do
       python/tests python/examples "$@"
   )
   finish "CPython $minor: pytest"
+
+  begin "CPython $minor: mypy --strict -p zarr_reshape (the installed package)"
+  (cd "$scratch" && "$venv/bin/python" -m mypy --strict --no-incremental -p zarr_reshape)
+  finish "CPython $minor: mypy"
 done
 
 print_timings

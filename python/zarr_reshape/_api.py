@@ -13,7 +13,7 @@ import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Union
+from typing import Any, Callable, TypeVar, Union
 
 import numpy as np
 
@@ -74,7 +74,10 @@ def _extents(values: Sequence[int], what: str) -> list[int]:
     return out
 
 
-def _call(function, *args):
+_T = TypeVar("_T")
+
+
+def _call(function: Callable[..., _T], *args: Any) -> _T:
     try:
         return function(*args)
     except _native.Refused as refused:
@@ -175,7 +178,7 @@ def _transform(native: Any, configuration: Configuration, array: np.ndarray, *sh
     # The codec moves elements and never reads them: any data type of that size
     # crosses as an unsigned integer of the same size, and is viewed back.
     carrier = np.dtype(f"=u{dtype.itemsize}")
-    result = _call(native, _text(configuration), array.view(carrier), *shape)
+    result: np.ndarray = _call(native, _text(configuration), array.view(carrier), *shape)
     return result.view(dtype)
 
 

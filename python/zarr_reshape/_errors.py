@@ -7,7 +7,7 @@ prefix and suffix rules. Each carries what the ``zarr-reshape`` command shows.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 __all__ = [
     "ReshapeError",
@@ -51,7 +51,8 @@ class ReshapeError(ValueError):
         clause = f" ({self.clause}{where})" if self.clause else where
         return f"[{self.error_class}]{clause}: {self.message}"
 
-    def __reduce__(self):  # pickling keeps the fields (pytest-xdist, multiprocessing)
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str | None, str | None]]:
+        # Pickling keeps the fields (pytest-xdist, multiprocessing).
         return (_rebuild, (type(self).error_class, self.message, self.clause, self.position))
 
 
