@@ -33,6 +33,7 @@ PACKAGE_FILE = re.compile(r"zarr_reshape/(\w+\.pyi?|py\.typed|_native\.abi3\.so)
 ENTRY_POINTS = {
     "console_scripts": {"zarr-reshape": "zarr_reshape._cli:main"},
     "pytest11": {"zarr_reshape": "zarr_reshape.pytest_plugin"},
+    "zarr.codecs": {"reshape": "zarr_reshape.zarr:ReshapeCodec"},
 }
 
 
