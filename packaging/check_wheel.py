@@ -33,7 +33,6 @@ PACKAGE_FILE = re.compile(r"zarr_reshape/(\w+\.pyi?|py\.typed|_native\.abi3\.so)
 ENTRY_POINTS = {
     "console_scripts": {"zarr-reshape": "zarr_reshape._cli:main"},
     "pytest11": {"zarr_reshape": "zarr_reshape.pytest_plugin"},
-    "zarr.codecs": {"reshape": "zarr_reshape.zarr:ReshapeCodec"},
 }
 
 
@@ -88,7 +87,9 @@ def problems_of(wheel_path: str, version: str) -> list[str]:
 
 def entry_point_problems(text: str) -> list[str]:
     """The console script and the pytest plugin, as declared, and nothing else
-    that would change a user's build (pytest loads every `pytest11` entry point)."""
+    that would change what a user's code does: no `zarr.codecs` entry point, which
+    would put a second `reshape` codec in zarr-python's choice (the plugin does
+    nothing unless asked: pytest loads every `pytest11` entry point)."""
     parser = configparser.ConfigParser(delimiters=("=",))
     parser.optionxform = str  # keep names as written
     parser.read_string(text)

@@ -5,20 +5,18 @@ decoded by :func:`zarr_reshape.encode` and :func:`zarr_reshape.decode`, and ever
 broken rule is raised as the reference's :class:`zarr_reshape.ReshapeError`
 subclass. The codec's JSON object is kept as written and handed back unchanged.
 
-Selecting it when another ``reshape`` implementation is installed too (for
-instance nd-image-codecs): ``python/docs/zarr.md``. In short::
-
-    zarr.config.set({"codecs.reshape": "zarr_reshape.zarr.ReshapeCodec"})
+Installing the package registers nothing; :func:`register` registers the codec
+and selects it, beside any other ``reshape`` implementation installed (for
+instance nd-image-codecs'): ``python/docs/zarr.md``.
 
 >>> import numpy as np, zarr, zarr.storage
 >>> from zarr_reshape.zarr import ReshapeCodec, register
 >>> register()
 >>> store = zarr.storage.MemoryStore()
->>> with zarr.config.set({"codecs.reshape": "zarr_reshape.zarr.ReshapeCodec"}):
-...     array = zarr.create_array(store, shape=(4, 6), chunks=(2, 6), dtype="int32",
-...                               filters=[ReshapeCodec(shape=[-1])], compressors=None)
-...     array[...] = np.arange(24, dtype="int32").reshape(4, 6)
-...     int(zarr.open_array(store, mode="r")[3, 5])
+>>> array = zarr.create_array(store, shape=(4, 6), chunks=(2, 6), dtype="int32",
+...                           filters=[ReshapeCodec(shape=[-1])], compressors=None)
+>>> array[...] = np.arange(24, dtype="int32").reshape(4, 6)
+>>> int(zarr.open_array(store, mode="r")[3, 5])
 23
 """
 
@@ -30,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import zarr
 from zarr.abc.codec import ArrayArrayCodec
 from zarr.core.array_spec import ArraySpec
 from zarr.registry import register_codec
@@ -172,7 +171,7 @@ class ReshapeCodec(ArrayArrayCodec):
 
     def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
         # A view of the chunk whenever the reference returns one (C-contiguous input).
-        encoded = encode(self.json_text, chunk_array.as_numpy_array())
+        encoded = encode(self.json_text, chunk_array.as_numpy_array(), chunk_spec.shape)
         return chunk_array.from_ndarray_like(encoded)
 
     def _decode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer:
@@ -186,11 +185,17 @@ class ReshapeCodec(ArrayArrayCodec):
         return self._decode_sync(chunk_array, chunk_spec)
 
 
-def register() -> None:
+def register(*, select: bool = True) -> None:
     """Registers :class:`ReshapeCodec` with zarr-python under ``reshape``, as
-    :data:`QUALIFIED_NAME`: beside any other ``reshape`` implementation, never in
-    its place. The package's ``zarr.codecs`` entry point does the same when
-    zarr-python first looks ``reshape`` up; call this where entry points are not
-    installed (a source checkout).
+    :data:`QUALIFIED_NAME`, beside any other ``reshape`` implementation (zarr-python
+    keeps each under its qualified name), and with ``select`` chooses it: sets
+    zarr-python's ``codecs.reshape`` setting to :data:`QUALIFIED_NAME`.
+
+    Nothing is registered by installing the package (it declares no ``zarr.codecs``
+    entry point): a project that installs zarr-reshape to run the suite keeps the
+    ``reshape`` codec it had. ``select=False`` only registers; then choose with
+    ``zarr.config.set({"codecs.reshape": QUALIFIED_NAME})``, for a block or for good.
     """
     register_codec("reshape", ReshapeCodec, qualname=QUALIFIED_NAME)
+    if select:
+        zarr.config.set({"codecs.reshape": QUALIFIED_NAME})
