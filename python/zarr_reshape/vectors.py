@@ -408,13 +408,16 @@ def _listed_ids(text: str) -> set[str]:
 def _read_bounded(path: Path) -> str:
     # O_NONBLOCK: opening a FIFO must not hang; the type is checked on the open file.
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as file:
-        status = os.fstat(file.fileno())
+    try:
+        status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             raise OSError(f"{path}: not a regular file")
         if status.st_size > MAX_EXPECTATIONS_BYTES:
             raise OSError(f"{path}: larger than {MAX_EXPECTATIONS_BYTES} bytes")
-        data = file.read(MAX_EXPECTATIONS_BYTES + 1)
+        with os.fdopen(os.dup(descriptor), "rb") as file:
+            data = file.read(MAX_EXPECTATIONS_BYTES + 1)
+    finally:
+        os.close(descriptor)
     if len(data) > MAX_EXPECTATIONS_BYTES:
         raise OSError(f"{path}: larger than {MAX_EXPECTATIONS_BYTES} bytes")
     return data.decode("utf-8")

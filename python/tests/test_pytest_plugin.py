@@ -1,0 +1,144 @@
+"""The pytest plugin, run in a small inner pytest session (pytester): opt-in, the
+per-clause summary, the exit status, and --zarr-reshape-expectations."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from reference_answers import reference_answer
+
+from zarr_reshape.vectors import Case, cases
+
+pytest_plugins = ["pytester"]
+
+TESTS = Path(__file__).resolve().parent
+# Installed, the plugin is loaded through its entry point; from a checkout, by -p.
+PLUGIN = [] if any(e.name == "zarr_reshape" for e in entry_points(group="pytest11")) else ["-p", "zarr_reshape.pytest_plugin"]
+OPERATIONS = ["map-index", "map-region"]
+
+HEADER = """
+import pytest
+from reference_answers import reference_answer
+from zarr_reshape.vectors import cases, output
+"""
+
+REFERENCE = HEADER + """
+@pytest.mark.parametrize("case", cases(operation=%r), ids=str)
+def test_reference(case):
+    case.check(reference_answer(case))
+""" % (OPERATIONS,)
+
+# Coordinates reversed: right for rank-1 results, wrong for the others.
+WRONG = HEADER + """
+def wrong(case):
+    answer = reference_answer(case).result
+    if "encoded_index" in answer:
+        return output(encoded_index=answer["encoded_index"][::-1])
+    return reference_answer(case)
+
+@pytest.mark.parametrize("case", cases(operation="map-index"), ids=str)
+def test_wrong(case, zarr_reshape_known):
+    case.check(wrong(case))
+"""
+
+
+def _wrong_answer(case: Case):
+    from zarr_reshape.vectors import output
+
+    answer = reference_answer(case).result
+    if "encoded_index" in answer:
+        return output(encoded_index=answer["encoded_index"][::-1])
+    return reference_answer(case)
+
+
+def _run(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
+    pytester.syspathinsert(TESTS)
+    pytester.makepyfile(test_inner=source)
+    return pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider", *args)
+
+
+def _row(output: str, name: str) -> list[int]:
+    """The counts of one table row: pass, fail, known, skip, error."""
+    match = re.search(rf"^{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*$", output, re.MULTILINE)
+    assert match, f"no row {name!r} in\n{output}"
+    return [int(count) for count in match.groups()]
+
+
+def test_the_summary_counts_each_clause(pytester: pytest.Pytester) -> None:
+    chosen = cases(operation=OPERATIONS)
+    result = _run(pytester, REFERENCE, "--zarr-reshape-summary")
+    result.assert_outcomes(passed=len(chosen))
+    assert result.ret == pytest.ExitCode.OK
+    text = result.stdout.str()
+    for clause, count in Counter(case.clause for case in chosen).items():
+        assert _row(text, clause) == [count, 0, 0, 0, 0]
+    assert _row(text, "total") == [len(chosen), 0, 0, 0, 0]
+    assert "zarr-reshape: passed" in text
+
+
+def test_nothing_happens_without_the_option_or_the_marker(pytester: pytest.Pytester) -> None:
+    result = _run(pytester, REFERENCE)
+    result.assert_outcomes(passed=len(cases(operation=OPERATIONS)))
+    assert "zarr-reshape conformance" not in result.stdout.str()
+
+
+def test_the_marker_turns_it_on(pytester: pytest.Pytester) -> None:
+    marked = REFERENCE.replace("@pytest.mark.parametrize", "@pytest.mark.zarr_reshape\n@pytest.mark.parametrize", 1)
+    result = _run(pytester, marked, "--strict-markers")
+    assert "zarr-reshape conformance" in result.stdout.str()
+    assert result.ret == pytest.ExitCode.OK
+
+
+def _wrong_failures() -> list[Case]:
+    return [case for case in cases(operation="map-index") if not case.judge(_wrong_answer(case)).passed]
+
+
+def test_a_wrong_implementation_fails_and_its_must_failures_are_named(pytester: pytest.Pytester) -> None:
+    failing = _wrong_failures()
+    total = len(cases(operation="map-index"))
+    assert 0 < len(failing) < total
+    result = _run(pytester, WRONG, "--zarr-reshape-summary")
+    result.assert_outcomes(passed=total - len(failing), failed=len(failing))
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    text = result.stdout.str()
+    assert _row(text, "total") == [total - len(failing), len(failing), 0, 0, 0]
+    for case in failing:
+        assert f"FAIL {case.id} [{case.level}, {case.clause}]" in text
+    assert f"zarr-reshape: FAILED ({len(failing)} cases break the run)" in text
+
+
+def test_known_failures_from_the_option_are_xfails(pytester: pytest.Pytester) -> None:
+    failing = _wrong_failures()
+    entries = "".join(
+        f"[[failure]]\nids = [{json.dumps(case.id)}]\nclause = {json.dumps(case.clause)}\nreason = \"coordinates reversed\"\n"
+        for case in failing
+    )
+    expectations = pytester.path / "known.toml"
+    expectations.write_text(entries)
+    uses_fixture = WRONG.replace("    case.check(wrong(case))", f"    assert len(zarr_reshape_known) == {len(failing)}\n    case.check(wrong(case))")
+    result = _run(pytester, uses_fixture, "--zarr-reshape-summary", f"--zarr-reshape-expectations={expectations}")
+    total = len(cases(operation="map-index"))
+    result.assert_outcomes(passed=total - len(failing), xfailed=len(failing))
+    assert result.ret == pytest.ExitCode.OK
+    assert _row(result.stdout.str(), "total") == [total - len(failing), 0, len(failing), 0, 0]
+
+
+def test_a_broken_run_fails_even_when_the_test_swallows_the_assertion(pytester: pytest.Pytester) -> None:
+    swallowing = WRONG.replace("    case.check(wrong(case))", "    try:\n        case.check(wrong(case))\n    except AssertionError:\n        pass")
+    result = _run(pytester, swallowing, "--zarr-reshape-summary")
+    result.assert_outcomes(passed=len(cases(operation="map-index")))
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "zarr-reshape: FAILED" in result.stdout.str()
+
+
+def test_a_bad_expectations_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    bad = pytester.path / "bad.toml"
+    bad.write_text('[[failure]]\nids = ["no-such/case"]\nclause = "shape.size"\nreason = "x"\n')
+    result = _run(pytester, REFERENCE, f"--zarr-reshape-expectations={bad}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "stale" in result.stderr.str()

@@ -1,0 +1,234 @@
+"""zarr_reshape.vectors: the suite as pytest parameters, judged as the runner judges.
+
+The reference itself is the implementation under test: it must pass every case
+it can answer. A deliberately wrong implementation must be caught.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from reference_answers import reference_answer
+
+import zarr_reshape
+from zarr_reshape import _native
+from zarr_reshape.vectors import (
+    Case,
+    KnownFailure,
+    cases,
+    error,
+    known_failures,
+    output,
+    output_array,
+    params,
+    skipped,
+)
+from zarr_reshape.vectors import known_failures_text as known_text
+from zarr_reshape._answers import array_from_json, array_to_json
+
+ALL = cases()
+
+
+@pytest.mark.parametrize("case", ALL, ids=str)
+def test_the_reference_passes_every_case_it_can_answer(case: Case) -> None:
+    answer = reference_answer(case)
+    if case.operation == "read-array":
+        assert "skipped" in answer.result
+    else:
+        assert case.judge(answer).passed, case.judge(answer).reason
+    case.check(answer)  # a skip becomes pytest's skip
+
+
+def test_cases_mirror_the_native_suite() -> None:
+    rows = zarr_reshape.vectors.suite().cases()
+    assert [case.id for case in ALL] == [row[0] for row in rows]
+    assert len({case.id for case in ALL}) == len(ALL)
+    for case in ALL:
+        assert case.request["id"] == case.id
+        assert case.request["level"] == case.level
+        assert case.request["operation"] == case.operation
+        assert tuple(case.request["clauses"]) == case.clauses
+        assert json.loads(case.request_json) == case.request
+
+
+@pytest.mark.parametrize("field", ["level", "operation", "clause"])
+def test_each_filter_partitions_the_suite(field: str) -> None:
+    values = sorted({getattr(case, field) for case in ALL})
+    assert len(values) > 1
+    chosen = [case.id for value in values for case in cases(**{field: value})]
+    assert sorted(chosen) == sorted(case.id for case in ALL)
+    for value in values:
+        assert all(getattr(case, field) == value for case in cases(**{field: value}))
+    pair = set(values[:2])
+    assert {getattr(case, field) for case in cases(**{field: pair})} == pair
+
+
+def test_filters_combine_and_glob() -> None:
+    picked = cases(level="must", operation=["encode", "decode"], match="algorithm.*")
+    assert picked
+    assert all(c.level == "must" and c.operation in ("encode", "decode") and c.id.startswith("algorithm.") for c in picked)
+    assert cases(match="no such case/*") == []
+
+
+def test_params_carry_the_ids() -> None:
+    some = params(operation="map-index")
+    assert [param.id for param in some] == [case.id for case in cases(operation="map-index")]
+    assert [param.values[0] for param in some] == cases(operation="map-index")
+
+
+def test_a_root_folder_reads_the_same_cases(tmp_path: Path) -> None:
+    folder = tmp_path / "suite"
+    assert _native.export_suite(folder) > 0
+    mine = cases(root=folder)
+    assert [case.id for case in mine] == [case.id for case in ALL]
+    read = [case for case in mine if case.operation == "read-array"][0]
+    assert read.array_path.is_absolute() and read.array_path.is_relative_to(folder)
+
+
+def test_the_exported_suite_is_removed_at_exit() -> None:
+    code = "from zarr_reshape import vectors; vectors.cases(); print(vectors._exported)"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    exported = Path(printed.stdout.strip())
+    assert exported.name == "suite" and exported.parent.name.startswith("zarr-reshape-suite-")
+    assert not exported.parent.exists()
+
+
+def test_input_arrays_keep_every_bit() -> None:
+    for case in cases(operation=["encode", "decode"]):
+        array = case.input_array()
+        assert array.dtype == np.dtype(case.data_type)
+        again = array_from_json({"data_type": case.data_type, "shape": list(array.shape), "data": array_to_json(array)})
+        assert again.tobytes() == array.tobytes(), case.id
+    pinned = [c for c in cases(operation=["encode", "decode"]) if '"0x' in c.request_json]
+    assert pinned, "the suite pins NaN payloads as bits"
+    for case in pinned:
+        flat = json.dumps(case.request["input"]["data"])
+        for bits in {token.strip('"[], ') for token in flat.split(",") if "0x" in token}:
+            assert int(bits, 16) in case.input_array().view(f"u{case.input_array().itemsize}").ravel().tolist()
+
+
+def test_float32_text_is_rounded_once() -> None:
+    # 1 + 2^-24 + tiny: float64 rounds it to the tie 1 + 2^-24, which float32 would
+    # round to even (1.0); rounded once, it is above the tie: 1 + 2^-23.
+    text = "1.00000005960464477539062500001"
+    array = array_from_json({"data_type": "float32", "shape": [1], "data": [text]})
+    assert array.view("u4")[0] == np.array(1 + 2.0**-23, dtype=np.float32).view("u4")
+    below = array_from_json({"data_type": "float32", "shape": [], "data": "1.00000005960464477539062499999"})
+    assert below.view("u4") == np.array(1.0, dtype=np.float32).view("u4")
+
+
+def test_exact_text_survives_where_floats_do_not() -> None:
+    # json.loads reads a number beyond a double's range as inf; the text keeps it.
+    huge = [c for c in ALL if "inf" in repr(c.codec)]
+    assert huge, "the suite has a size beyond a double's range"
+    for case in huge:
+        assert "inf" not in str(case.codec_json).lower()
+        assert json.loads(str(case.codec_json)) == case.codec
+        assert case.judge(reference_answer(case)).passed
+
+
+def _wrong_resolve(case: Case):
+    """Resolves by element count only, never checking the prefix and suffix rules."""
+    shape, decoded = case.configuration["shape"], case.decoded_shape
+    sizes = [int(np.prod([decoded[d] for d in e])) if isinstance(e, list) else e for e in shape]
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = int(np.prod(decoded)) // max(1, int(np.prod([s for s in sizes if s != -1])))
+    return output(encoded_shape=sizes)
+
+
+def _wrong_cases() -> list[tuple[Case, zarr_reshape.vectors.Outcome]]:
+    judged = []
+    for case in cases(level="must", operation="resolve", clause=["input-dims.prefix", "input-dims.suffix"]):
+        try:
+            answer = _wrong_resolve(case)
+        except Exception as anything:  # noqa: BLE001 - a refusal of any kind
+            answer = error(None, str(anything))
+        judged.append((case, case.judge(answer)))
+    return judged
+
+
+def test_a_wrong_implementation_is_caught() -> None:
+    judged = _wrong_cases()
+    failing = [(case, outcome) for case, outcome in judged if not outcome.passed]
+    assert failing and len(failing) < len(judged)
+    case, outcome = failing[0]
+    with pytest.raises(AssertionError, match="must") as raised:
+        case.check(_wrong_resolve(case))
+    assert outcome.reason in str(raised.value)
+
+
+def _entry(case: Case, outcome: str = "fail", clause: str | None = None) -> str:
+    return (
+        f'[[failure]]\nids = [{json.dumps(case.id)}]\nclause = {json.dumps(clause or case.clause)}\n'
+        f'reason = "the prefix rule is not checked"\noutcome = "{outcome}"\n'
+    )
+
+
+def test_a_known_failure_that_fails_as_listed_is_an_xfail() -> None:
+    case = next(case for case, outcome in _wrong_cases() if outcome.name == "fail")
+    known = known_text(_entry(case))
+    listed = known[case.id]
+    assert isinstance(listed, KnownFailure)
+    assert listed.outcome == "fail" and listed.reason.startswith("the prefix rule is not checked")
+    with pytest.raises(pytest.xfail.Exception, match="the prefix rule is not checked"):
+        case.check(_wrong_resolve(case), known)
+
+
+def test_a_known_failure_that_passes_or_fails_otherwise_breaks_the_run() -> None:
+    case = next(case for case, outcome in _wrong_cases() if outcome.name == "fail")
+    with pytest.raises(AssertionError, match="passes, but the expectations list it"):
+        case.check(reference_answer(case), known_text(_entry(case)))
+    with pytest.raises(AssertionError, match="listed as crash"):
+        case.check(_wrong_resolve(case), known_text(_entry(case, outcome="crash")))
+
+
+def test_non_fatal_failures_and_skips() -> None:
+    lenient = next(c for c in cases(level="interpretation", operation="resolve") if "error" in json.dumps(c.request["expect"]))
+    wrong = output(encoded_shape=[1] * 300)
+    assert lenient.judge(wrong).name == "fail"
+    with pytest.raises(pytest.xfail.Exception, match="not fatal"):
+        lenient.check(wrong)
+    with pytest.raises(pytest.skip.Exception, match="no such data type"):
+        ALL[0].check(skipped("no such data type"))
+    with pytest.raises(AssertionError, match="crash"):
+        ALL[0].check(zarr_reshape.vectors.crashed("IndexError"))
+
+
+def test_expectations_are_read_as_the_runner_reads_them(tmp_path: Path) -> None:
+    case = ALL[0]
+    wrong_clause = next(c for c in zarr_reshape.vectors.suite().cases() if c[3][0] not in case.clauses)[3][0]
+    with pytest.raises(ValueError, match=wrong_clause):
+        known_text(_entry(case, clause=wrong_clause))
+    with pytest.raises(ValueError, match="stale"):
+        known_text(_entry(case).replace(case.id, "no-such/case"))
+    with pytest.raises(ValueError):
+        known_text(_entry(case).replace("the prefix rule is not checked", "TODO"))
+    with pytest.raises(OSError, match="not a regular file"):
+        known_failures(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        known_failures(fifo)
+    large = tmp_path / "large.toml"
+    with large.open("wb") as file:
+        file.truncate(16 * 1024 * 1024 + 1)
+    with pytest.raises(OSError, match="larger than"):
+        known_failures(large)
+    good = tmp_path / "good.toml"
+    good.write_text(_entry(case))
+    assert list(known_failures(good)) == [case.id]
+
+
+def test_answers_are_the_protocol_forms() -> None:
+    assert error(zarr_reshape.RepeatedAuto("x"), "m").result == {"error": {"class": "repeated-auto", "message": "m"}}
+    assert error(None, "m").result == {"error": {"class": None, "message": "m"}}
+    nan = np.array([np.nan, -np.inf, 2.5], dtype=np.float64)
+    assert json.loads(output_array(nan).json()) == {"shape": [3], "data": ["0x7ff8000000000000", "-Infinity", 2.5]}
+    assert output(encoded_shape=(np.uint64(2**64 - 1),)).json() == '{"encoded_shape": [18446744073709551615]}'
