@@ -20,8 +20,16 @@ from nd_image_codecs.zarr_codec import ReshapeCodec
 from zarr.core.array_spec import ArrayConfig, ArraySpec
 from zarr.core.buffer import default_buffer_prototype
 from zarr.core.dtype import get_data_type_from_native_dtype
-
-from zarr_reshape.vectors import Answer, Case, cases, crashed, error, known_failures, output, output_array
+from zarr_reshape.vectors import (
+    Answer,
+    Case,
+    cases,
+    crashed,
+    error,
+    known_failures,
+    output,
+    output_array,
+)
 
 KNOWN = known_failures(
     Path(__file__).resolve().parents[2] / "conformance/expectations/nd-image-codecs-0.2.5.python.toml"
@@ -58,6 +66,6 @@ def test_reshape_codec(case: Case) -> None:
         answer = run_codec(case)
     except ValueError as refusal:  # the codec's (and zarr-python's) way of refusing
         answer = error(None, f"ValueError: {refusal}")
-    except Exception as bug:  # anything else is no refusal: the protocol's crash
+    except Exception as bug:  # noqa: BLE001 - anything else is no refusal: a crash
         answer = crashed(f"{type(bug).__name__}: {bug}")
     case.check(answer, KNOWN)

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import zarr_reshape
-from zarr_reshape.vectors import Answer, Case, crashed, error, output, output_array, skipped
+from zarr_reshape.vectors import (
+    Answer,
+    Case,
+    crashed,
+    error,
+    output,
+    output_array,
+    skipped,
+)
 
 
 def _chain_json(shapes: zarr_reshape.ChainShapes) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from reference_answers import reference_answer
-
 from zarr_reshape.vectors import Case, cases
 
 pytest_plugins = ["pytester"]
@@ -27,11 +26,11 @@ from reference_answers import reference_answer
 from zarr_reshape.vectors import cases, output
 """
 
-REFERENCE = HEADER + """
-@pytest.mark.parametrize("case", cases(operation=%r), ids=str)
+REFERENCE = HEADER + f"""
+@pytest.mark.parametrize("case", cases(operation={OPERATIONS!r}), ids=str)
 def test_reference(case):
     case.check(reference_answer(case))
-""" % (OPERATIONS,)
+"""
 
 # Coordinates reversed: right for rank-1 results, wrong for the others.
 WRONG = HEADER + """

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference_answers import reference_answer
-
 import zarr_reshape
+from reference_answers import reference_answer
 from zarr_reshape import _native
+from zarr_reshape._answers import array_from_json, array_to_json
 from zarr_reshape.vectors import (
     Case,
     KnownFailure,
@@ -30,7 +30,6 @@ from zarr_reshape.vectors import (
     skipped,
 )
 from zarr_reshape.vectors import known_failures_text as known_text
-from zarr_reshape._answers import array_from_json, array_to_json
 
 ALL = cases()
 
@@ -87,7 +86,7 @@ def test_a_root_folder_reads_the_same_cases(tmp_path: Path) -> None:
     assert _native.export_suite(folder) > 0
     mine = cases(root=folder)
     assert [case.id for case in mine] == [case.id for case in ALL]
-    read = [case for case in mine if case.operation == "read-array"][0]
+    read = next(case for case in mine if case.operation == "read-array")
     assert read.array_path.is_absolute() and read.array_path.is_relative_to(folder)
 
 

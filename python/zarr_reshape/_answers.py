@@ -27,14 +27,14 @@ from ._errors import ReshapeError
 
 __all__ = [
     "Answer",
-    "output",
-    "output_json",
-    "output_array",
-    "error",
-    "skipped",
-    "crashed",
     "array_from_json",
     "array_to_json",
+    "crashed",
+    "error",
+    "output",
+    "output_array",
+    "output_json",
+    "skipped",
 ]
 
 #: The protocol's limit on one answer line; a larger answer is refused here too.
@@ -81,7 +81,7 @@ def output_json(text: str | bytes) -> Answer:
         raise ValueError(f"the answer is {len(text)} bytes, beyond the protocol's {MAX_ANSWER_BYTES}")
     value = json.loads(text)
     if not isinstance(value, dict):
-        raise ValueError(f"an output is a JSON object, not {type(value).__name__}")
+        raise TypeError(f"an output is a JSON object, not {type(value).__name__}")
     return Answer(value)
 
 
@@ -188,7 +188,7 @@ def _flatten(data: Any, depth: int, into: list[Any]) -> None:
         into.append(data)
         return
     if not isinstance(data, list):
-        raise ValueError("the data nest less deep than the shape")
+        raise TypeError("the data nest less deep than the shape")
     for item in data:
         _flatten(item, depth - 1, into)
 
@@ -202,7 +202,7 @@ def _float_bits(item: Any, dtype: np.dtype) -> int:
     if isinstance(item, str) and item.startswith("0x"):
         return int(item, 16)
     if isinstance(item, bool):
-        raise ValueError(f"{item!r} is not a float element")
+        raise TypeError(f"{item!r} is not a float element")
     text = str(item) if isinstance(item, (int, str)) and item not in _SPECIAL else None
     wide = _SPECIAL[item] if item in _SPECIAL else float(item)
     narrow = np.array(wide, dtype=dtype)

@@ -227,7 +227,7 @@ def table(title: str, rows: dict[str, Counter[str]]) -> list[str]:
     total: Counter[str] = Counter()
     for counts in rows.values():
         total.update(counts)
-    lines = [(title, *COLUMNS)]
+    lines: list[tuple[str, ...]] = [(title, *COLUMNS)]
     lines += [(name, *(str(counts[column]) for column in COLUMNS)) for name, counts in rows.items()]
     lines.append(("total", *(str(total[column]) for column in COLUMNS)))
     width = max(len(line[0]) for line in lines)

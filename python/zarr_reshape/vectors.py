@@ -31,11 +31,9 @@ import fnmatch
 import json
 import os
 import shutil
-import stat
 import tempfile
 import threading
-import tomllib
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -43,7 +41,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _native
-from ._answers import Answer, array_from_json, crashed, error, output, output_array, output_json, skipped
+from ._answers import (
+    Answer,
+    array_from_json,
+    crashed,
+    error,
+    output,
+    output_array,
+    output_json,
+    skipped,
+)
+from ._known import KnownFailure, KnownFailures, listed_ids, read_bounded
 
 __all__ = [
     "Answer",
@@ -63,9 +71,6 @@ __all__ = [
     "suite",
 ]
 
-#: The runner's bound on an expectations file.
-MAX_EXPECTATIONS_BYTES = 16 * 1024 * 1024
-
 _lock = threading.Lock()
 _exported: Path | None = None
 _loaded: dict[Path | None, tuple[_native.Suite, tuple[Case, ...]]] = {}
@@ -84,13 +89,6 @@ class Outcome(NamedTuple):
     @property
     def passed(self) -> bool:
         return self.name == "pass"
-
-
-class KnownFailure(NamedTuple):
-    """One listed case of an expectations file: why it fails, and how (``fail``, ``error``, ``crash``)."""
-
-    reason: str
-    outcome: str
 
 
 class Verdict(NamedTuple):
@@ -345,28 +343,6 @@ def params(*args: Any, **kwargs: Any) -> list[Any]:
     return [pytest.param(case, id=case.id) for case in cases(*args, **kwargs)]
 
 
-class KnownFailures(Mapping[str, KnownFailure]):
-    """An expectations file read against a suite: case id -> :class:`KnownFailure`."""
-
-    def __init__(self, text: str, listed: dict[str, KnownFailure], path: Path | None = None) -> None:
-        #: The file's text, which the runner's rule reads.
-        self.text = text
-        self.path = path
-        self._listed = listed
-
-    def __getitem__(self, case_id: str) -> KnownFailure:
-        return self._listed[case_id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._listed)
-
-    def __len__(self) -> int:
-        return len(self._listed)
-
-    def __repr__(self) -> str:
-        return f"KnownFailures({str(self.path) if self.path else '<text>'!r}, {len(self)} cases)"
-
-
 def known_failures(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> KnownFailures:
     """Reads an expectations file (the runner's ``--expectations`` format) as the
     runner does: a regular file of at most 16 MiB, every entry complete, each
@@ -377,7 +353,7 @@ def known_failures(path: str | os.PathLike[str], *, root: str | os.PathLike[str]
         OSError: it cannot be read, or is not a regular file.
     """
     path = Path(path)
-    text = _read_bounded(path)
+    text = read_bounded(path)
     return known_failures_text(text, root=root, path=path)
 
 
@@ -392,35 +368,12 @@ def known_failures_text(
     except ValueError as refused:
         raise ValueError(f"{where}{refused}") from None
     known_ids = {case.id for case in all_cases}
-    stale = sorted(_listed_ids(text) - known_ids)
+    stale = sorted(listed_ids(text) - known_ids)
     if stale:
         raise ValueError(f"{where}stale expectations, no case has the ids {stale}")
     return KnownFailures(
         text, {case_id: KnownFailure(reason, outcome) for case_id, (reason, outcome) in listed.items()}, path
     )
-
-
-def _listed_ids(text: str) -> set[str]:
-    entries = tomllib.loads(text).get("failure", [])
-    return {case_id for entry in entries for case_id in entry.get("ids", [])}
-
-
-def _read_bounded(path: Path) -> str:
-    # O_NONBLOCK: opening a FIFO must not hang; the type is checked on the open file.
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise OSError(f"{path}: not a regular file")
-        if status.st_size > MAX_EXPECTATIONS_BYTES:
-            raise OSError(f"{path}: larger than {MAX_EXPECTATIONS_BYTES} bytes")
-        with os.fdopen(os.dup(descriptor), "rb") as file:
-            data = file.read(MAX_EXPECTATIONS_BYTES + 1)
-    finally:
-        os.close(descriptor)
-    if len(data) > MAX_EXPECTATIONS_BYTES:
-        raise OSError(f"{path}: larger than {MAX_EXPECTATIONS_BYTES} bytes")
-    return data.decode("utf-8")
 
 
 def set_default_known_failures(known: KnownFailures | None) -> None:
