@@ -141,3 +141,17 @@ def test_a_bad_expectations_file_is_a_usage_error(pytester: pytest.Pytester) -> 
     result = _run(pytester, REFERENCE, f"--zarr-reshape-expectations={bad}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "stale" in result.stderr.str()
+
+
+def test_the_nd_image_codecs_example_lists_exactly_what_fails(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("nd_image_codecs.zarr_codec", reason="the example needs nd-image-codecs and zarr")
+    from zarr_reshape.vectors import known_failures
+
+    example = TESTS.parent / "examples" / "test_nd_image_codecs.py"
+    known = known_failures(TESTS.parents[1] / "conformance/expectations/nd-image-codecs-0.2.5.python.toml")
+    chosen = cases(operation=["resolve", "encode", "decode"])
+    listed = sum(case.id in known for case in chosen)
+    assert listed == len(known)
+    result = pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider", "-q", str(example))
+    result.assert_outcomes(passed=len(chosen) - listed, xfailed=listed)
+    assert result.ret == pytest.ExitCode.OK
