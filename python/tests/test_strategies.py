@@ -1,0 +1,276 @@
+"""zarr_reshape.strategies: the strategies give what they claim, and
+assert_matches_reference finds a planted bug and passes the reference."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+jsonschema = pytest.importorskip("jsonschema")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import zarr_reshape  # noqa: E402
+from zarr_reshape import _native  # noqa: E402
+from zarr_reshape import strategies as S  # noqa: E402
+from zarr_reshape._strategies_oracle import ReferenceMismatch  # noqa: E402
+
+# Deterministic in CI: the same examples on every run, no database written.
+FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=60)
+
+
+@pytest.fixture(scope="module")
+def suite_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("suite") / "suite"
+    _native.export_suite(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def suite_cases(suite_root: Path) -> list[tuple[Any, ...]]:
+    return _native.Suite(suite_root).cases()
+
+
+def _classes(expect: dict[str, Any]) -> set[str]:
+    if "any_of" in expect:
+        return set().union(*(_classes(entry) for entry in expect["any_of"]))
+    error = expect.get("error")
+    return set() if error is None else {error} if isinstance(error, str) else set(error)
+
+
+@FIXED
+@given(S.valid_pairs(codec_objects=True))
+def test_every_valid_pair_resolves_to_its_stated_shape(pair: S.ValidPair) -> None:
+    assert list(zarr_reshape.resolve(pair.configuration, pair.decoded_shape)) == pair.encoded_shape
+    assert math.prod(pair.encoded_shape) == math.prod(pair.decoded_shape)
+
+
+def test_must_clauses_come_from_the_registry() -> None:
+    registry = json.loads(_native.clauses_json())["clauses"]
+    assert set(S.MUST_CLAUSES) == {clause["id"] for clause in registry if clause["level"] == "must"}
+    # Every MUST clause a resolve can break has its draws; the other two break in chains and arrays.
+    assert set(S.MUST_CLAUSES) - set(S.INVALID_CLAUSES) == {"algorithm.rank", "algorithm.ravel"}
+    assert set(S.INVALID_CLAUSES.values()) <= set(_native.ERROR_CLASSES)
+
+
+@pytest.mark.parametrize("clause", sorted(S.INVALID_CLAUSES))
+def test_every_invalid_pair_breaks_its_clause_with_its_class(clause: str, suite_cases: list[tuple[Any, ...]]) -> None:
+    # The suite's own resolve vectors filed under the clause name the classes it may give.
+    in_suite: set[str] = set()
+    for _id, _level, operation, clauses, _interpretations, _description, wire in suite_cases:
+        if operation == "resolve" and clauses[0] == clause:
+            in_suite |= _classes(json.loads(wire)["expect"])
+    drawn: list[S.InvalidPair] = []
+
+    @FIXED
+    @given(S.invalid_pairs(clause))
+    def check(pair: S.InvalidPair) -> None:
+        drawn.append(pair)
+        assert pair.clause == clause and pair.error_class in in_suite
+        with pytest.raises(zarr_reshape.error_class(pair.error_class)) as refused:
+            zarr_reshape.resolve(pair.configuration, pair.decoded_shape)
+        assert refused.value.clause == clause
+        steps = zarr_reshape.explain(pair.configuration, pair.decoded_shape).steps
+        # Every rule evaluated before the broken one holds.
+        assert [step.verdict for step in steps if step.verdict != "defines"][:-1].count("violated") == 0
+
+    check()
+    assert len(drawn) >= 30
+
+
+@FIXED
+@given(S.invalid_pairs(["input-dims.prefix", "input-dims.suffix"]))
+def test_misaligned_pairs_break_one_side_only(pair: S.InvalidPair) -> None:
+    steps = zarr_reshape.explain(pair.configuration, pair.decoded_shape).steps
+    invariant = [step.verdict for step in steps if step.clause == "shape.invariant"]
+    assert invariant in ([], ["holds"])  # with the -1, the invariant holds by its value
+    if pair.clause == "input-dims.suffix":  # the same element's prefix rule was evaluated first, and held
+        broken = next(step for step in steps if step.verdict == "violated")
+        assert any(s.clause == "input-dims.prefix" and s.at == broken.at and s.verdict == "holds" for s in steps)
+
+
+@FIXED
+@given(st.data())
+def test_arrays_have_the_stated_data_type_and_shape(data: st.DataObject) -> None:
+    data_type = data.draw(st.sampled_from(S.DATA_TYPES))
+    shape = data.draw(S.decoded_shapes(max_extent=4))
+    array = data.draw(S.arrays(data_type, shape))
+    assert array.dtype == np.dtype(data_type) and array.dtype.name == data_type and list(array.shape) == shape
+
+
+@FIXED
+@given(S.configurations(), S.decoded_shapes(min_rank=4, max_rank=4))
+def test_well_formed_configurations_parse(configuration: dict[str, Any], decoded_shape: list[int]) -> None:
+    shape = configuration["shape"]
+    assert shape.count(-1) <= 1
+    try:
+        zarr_reshape.resolve(configuration, decoded_shape)
+    except zarr_reshape.ReshapeError as error:  # may not resolve; never a parse error
+        assert error.error_class in {"element-count-mismatch", "input-dims-misaligned"}
+
+
+@FIXED
+@given(S.chains(valid=True))
+def test_valid_chains_resolve_to_their_stated_shapes(chain: S.Chain) -> None:
+    assert chain.expected is not None and chain.error_class is None
+    assert zarr_reshape.resolve_chain(chain.codecs, chain.chunk_shape, chain.data_type) == chain.expected
+
+
+@FIXED
+@given(S.chains(valid=False))
+def test_invalid_chains_are_refused_with_their_class(chain: S.Chain) -> None:
+    assert chain.expected is None and chain.fault in S.CHAIN_FAULTS
+    with pytest.raises(zarr_reshape.error_class(chain.error_class)):
+        zarr_reshape.resolve_chain(chain.codecs, chain.chunk_shape, chain.data_type)
+
+
+class Refusal(ValueError):
+    def __init__(self, error_class: str) -> None:
+        super().__init__(error_class)
+        self.error_class = error_class
+
+
+class PrefixForgettingCodec:
+    """A small reshape codec in plain Python that checks every rule but
+    input-dims.prefix (the planted bug); counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.first_skip: int | None = None  # the call on which the missing rule first mattered
+
+    def resolve(self, configuration: Any, decoded_shape: list[int]) -> list[int]:
+        self.calls += 1
+        if isinstance(configuration, dict) and "name" in configuration:
+            if set(configuration) - {"name", "configuration"} or configuration["name"] != "reshape":
+                raise Refusal("malformed-configuration")
+            if "configuration" not in configuration:
+                raise Refusal("malformed-configuration")
+            configuration = configuration["configuration"]
+        if not isinstance(configuration, dict) or set(configuration) != {"shape"} or not isinstance(configuration["shape"], list):
+            raise Refusal("malformed-configuration")
+        elements = configuration["shape"]
+        for element in elements:
+            parts = element if isinstance(element, list) else [element]
+            if any(isinstance(part, bool) or not isinstance(part, int) for part in parts):
+                raise Refusal("malformed-configuration")
+            if isinstance(element, list) and any(dim < 0 for dim in element):
+                raise Refusal("malformed-configuration")
+            if not isinstance(element, list) and element != -1 and element < 1:
+                raise Refusal("invalid-size")
+        if elements.count(-1) > 1:
+            raise Refusal("repeated-auto")
+        flat = [dim for element in elements if isinstance(element, list) for dim in element]
+        if any(later <= earlier for earlier, later in zip(flat, flat[1:])):
+            raise Refusal("input-dims-not-increasing")
+        if any(dim >= len(decoded_shape) for dim in flat):
+            raise Refusal("input-dim-out-of-range")
+        extents = [math.prod(decoded_shape[d] for d in e) if isinstance(e, list) else e for e in elements]
+        total = math.prod(decoded_shape)
+        if -1 in elements:
+            known = math.prod(extent for extent in extents if extent != -1)
+            if known == 0 or total % known:
+                raise Refusal("element-count-mismatch")
+            extents[elements.index(-1)] = total // known
+        elif math.prod(extents) != total:
+            raise Refusal("element-count-mismatch")
+        for i, element in enumerate(elements):
+            if isinstance(element, list) and element:
+                # input-dims.prefix is not checked here: the planted bug.
+                if self.first_skip is None and math.prod(extents[:i]) != math.prod(decoded_shape[: element[0]]):
+                    self.first_skip = self.calls
+                if math.prod(extents[i + 1 :]) != math.prod(decoded_shape[element[-1] + 1 :]):
+                    raise Refusal("input-dims-misaligned")
+        return extents
+
+    def encode(self, configuration: Any, array: np.ndarray) -> np.ndarray:
+        return array.reshape(self.resolve(configuration, list(array.shape)))
+
+    def decode(self, configuration: Any, array: np.ndarray, decoded_shape: list[int]) -> np.ndarray:
+        if list(array.shape) != self.resolve(configuration, decoded_shape):
+            raise Refusal("shape-mismatch")
+        return array.reshape(decoded_shape)
+
+
+def test_assert_matches_reference_finds_the_planted_prefix_bug(suite_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    codec = PrefixForgettingCodec()
+    started = time.perf_counter()
+    with pytest.raises(ReferenceMismatch) as found:
+        assert_default_budget(codec)
+    elapsed = time.perf_counter() - started
+    assert codec.first_skip is not None and codec.first_skip <= 100  # within the default 100 examples
+    with capsys.disabled():
+        print(f"\nplanted prefix bug: first drawn on call {codec.first_skip}; {codec.calls} calls with shrinking; {elapsed:.2f} s")
+
+    message = str(found.value)
+    printed = json.loads(message[message.index("\n{") + 1 :])
+    assert printed == found.value.vector
+    assert printed["clauses"][0] == "input-dims.prefix" and printed["operation"] in ("resolve", "encode")
+    assert printed["expect"] == {"error": "input-dims-misaligned"}
+    schema = json.loads((suite_root / "vector.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate({"format": 1, "cases": [printed]})
+
+    # Pasted into a vector file, the case passes the reference and fails the codec.
+    root = tmp_path / "vectors"
+    (root / "input-dims.prefix").mkdir(parents=True)
+    (root / "clauses.json").write_text(_native.clauses_json())
+    folder, name = printed["id"].split("/")
+    (root / folder / f"{name}.json").write_text(json.dumps({"format": 1, "cases": [printed]}))
+    pasted = _native.Suite(root)
+    reference_answer = {"error": {"class": "input-dims-misaligned", "message": "the reference"}}
+    assert pasted.judge(printed["id"], json.dumps(reference_answer), True)[0] == "pass"
+    assert pasted.judge(printed["id"], json.dumps(found.value.answer), False)[0] == "fail"
+
+
+def assert_default_budget(codec: Any) -> None:
+    """The default budget (100 examples), derandomized so CI sees the same run."""
+    S.assert_matches_reference(codec, settings=settings(derandomize=True, database=None, deadline=None))
+
+
+def test_assert_matches_reference_passes_the_reference_itself() -> None:
+    assert_default_budget(zarr_reshape)  # the module: resolve, encode and decode
+
+
+def test_assert_matches_reference_takes_an_adapter_function() -> None:
+    calls: list[int] = []
+
+    def resolve(configuration: Any, decoded_shape: list[int]) -> tuple[int, ...]:
+        calls.append(1)
+        return zarr_reshape.resolve(configuration, decoded_shape)
+
+    S.assert_matches_reference(resolve, settings=FIXED)
+    assert len(calls) >= 60
+
+
+def test_a_wrong_class_and_a_wrong_array_are_disagreements(suite_root: Path) -> None:
+    schema = jsonschema.Draft202012Validator(json.loads((suite_root / "vector.schema.json").read_text()))
+
+    class WrongClass:
+        def resolve(self, configuration: Any, decoded_shape: list[int]) -> tuple[int, ...]:
+            try:
+                return zarr_reshape.resolve(configuration, decoded_shape)
+            except zarr_reshape.ReshapeError:
+                raise Refusal("out-of-bounds") from None
+
+    class Transposing:  # resolves right, but moves the elements
+        resolve = staticmethod(zarr_reshape.resolve)
+
+        def encode(self, configuration: Any, array: np.ndarray) -> np.ndarray:
+            shape = zarr_reshape.resolve(configuration, list(array.shape))
+            return np.ascontiguousarray(array.T).reshape(shape)
+
+    with pytest.raises(ReferenceMismatch) as wrong_class:
+        S.assert_matches_reference(WrongClass(), valid=False, settings=FIXED)
+    assert wrong_class.value.answer["error"]["class"] == "out-of-bounds"
+    with pytest.raises(ReferenceMismatch) as moved:
+        S.assert_matches_reference(Transposing(), clauses=[], data_types=["float32", "uint64"], settings=FIXED)
+    assert moved.value.vector["operation"] == "encode" and moved.value.vector["clauses"][0] == "algorithm.ravel"
+    for found in (wrong_class.value, moved.value):
+        schema.validate({"format": 1, "cases": [found.vector]})
