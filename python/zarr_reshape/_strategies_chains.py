@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ._api import ChainShapes, resolve_chain
 from ._errors import ReshapeError
-from ._strategies_pairs import DATA_TYPES, InvalidPair, invalid_pairs, valid_pairs, valid_pairs_for
+from ._strategies_pairs import DATA_TYPES, Bounds, InvalidPair, invalid_pairs, valid_pairs, valid_pairs_for
 
 #: What an invalid chain breaks (all but ``reshape`` are ``malformed-configuration``):
 #: a transpose order of another rank than the shape reshape hands it
@@ -64,7 +64,9 @@ _COMPRESSORS = st.lists(_COMPRESSOR, max_size=2)
 
 
 @st.composite
-def _array_codecs(draw: st.DrawFn, shape: list[int], *, transposes: bool) -> tuple[list[dict[str, Any]], list[list[int]], list[int]]:
+def _array_codecs(
+    draw: st.DrawFn, shape: list[int], *, transposes: bool
+) -> tuple[list[dict[str, Any]], list[list[int]], list[int]]:
     """Transpose?, reshape, transpose? for a chunk of ``shape``: the codecs, the
     shapes they hand on, and the last one."""
     codecs: list[dict[str, Any]] = []
@@ -92,7 +94,9 @@ def _divisor(draw: st.DrawFn, extent: int) -> int:
 
 
 @st.composite
-def _valid_chain(draw: st.DrawFn, chunk_shape: list[int], data_type: str, depth: int, transposes: bool) -> tuple[list[dict[str, Any]], ChainShapes]:
+def _valid_chain(
+    draw: st.DrawFn, chunk_shape: list[int], data_type: str, depth: int, transposes: bool
+) -> tuple[list[dict[str, Any]], ChainShapes]:
     codecs, shapes, shard = draw(_array_codecs(chunk_shape, transposes=transposes))
     inner: ChainShapes | None = None
     if depth > 0 and draw(st.booleans()):
@@ -112,11 +116,11 @@ def _valid_chain(draw: st.DrawFn, chunk_shape: list[int], data_type: str, depth:
 
 
 @st.composite
-def _invalid_chain(draw: st.DrawFn, fault: str, bounds: dict[str, int]) -> tuple[list[dict[str, Any]], list[int], str, str]:
+def _invalid_chain(draw: st.DrawFn, fault: str, bounds: Bounds) -> tuple[list[dict[str, Any]], list[int], str, str]:
     """A chain that breaks ``fault`` alone: codecs, chunk shape, data type, class."""
     data_type = draw(st.sampled_from(DATA_TYPES))
     if fault == "reshape":
-        pair: InvalidPair = draw(invalid_pairs([c for c in _RESHAPE_CLAUSES], **bounds))
+        pair: InvalidPair = draw(invalid_pairs(list(_RESHAPE_CLAUSES), **bounds))
         return [_reshape(pair.configuration), _bytes(draw, data_type)], pair.decoded_shape, data_type, pair.error_class
     valid = draw(valid_pairs(**bounds))
     codecs = [_reshape(valid.configuration)]
@@ -126,7 +130,9 @@ def _invalid_chain(draw: st.DrawFn, fault: str, bounds: dict[str, int]) -> tuple
         codecs += [_transpose(list(range(rank))), _bytes(draw, data_type)]
     elif fault == "order":
         compressor = draw(_COMPRESSOR)
-        codecs = draw(st.sampled_from([[_bytes(draw, data_type), *codecs], [*codecs, compressor, _bytes(draw, data_type)]]))
+        codecs = draw(
+            st.sampled_from([[_bytes(draw, data_type), *codecs], [*codecs, compressor, _bytes(draw, data_type)]])
+        )
     elif fault == "bytes-endian":
         data_type = draw(st.sampled_from([t for t in DATA_TYPES if t not in ("bool", "int8", "uint8")]))
         codecs.append({"name": "bytes"})
@@ -145,9 +151,18 @@ def _invalid_chain(draw: st.DrawFn, fault: str, bounds: dict[str, int]) -> tuple
 
 # codec.name leaves no reshape in the chain: a codec the reference does not know.
 _RESHAPE_CLAUSES = (
-    "configuration.members", "core.must-understand", "shape.element", "shape.size", "shape.input-dims",
-    "shape.auto.once", "shape.auto.value", "shape.invariant", "input-dims.increasing", "input-dims.range",
-    "input-dims.prefix", "input-dims.suffix",
+    "configuration.members",
+    "core.must-understand",
+    "shape.element",
+    "shape.size",
+    "shape.input-dims",
+    "shape.auto.once",
+    "shape.auto.value",
+    "shape.invariant",
+    "input-dims.increasing",
+    "input-dims.range",
+    "input-dims.prefix",
+    "input-dims.suffix",
 )
 
 
@@ -169,10 +184,11 @@ def chains(
     >>> import zarr_reshape
     >>> from hypothesis import find, settings
     >>> chain = find(chains(), lambda c: c.codecs[0]["name"] == "transpose", settings=settings(database=None))
-    >>> chain.codecs[1]["name"], zarr_reshape.resolve_chain(chain.codecs, chain.chunk_shape, chain.data_type) == chain.expected
+    >>> resolved = zarr_reshape.resolve_chain(chain.codecs, chain.chunk_shape, chain.data_type)
+    >>> chain.codecs[1]["name"], resolved == chain.expected
     ('reshape', True)
     """
-    bounds = {"min_rank": min_rank, "max_rank": max_rank, "max_extent": max_extent}
+    bounds = Bounds(min_rank=min_rank, max_rank=max_rank, max_extent=max_extent)
     for fault in faults:
         if fault not in CHAIN_FAULTS:
             raise ValueError(f"{fault!r} is not a chain fault: {CHAIN_FAULTS}")

@@ -8,7 +8,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import hypothesis
 import numpy as np
@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 from . import _native
 from ._api import decode, encode, explain, resolve
 from ._errors import ReshapeError
-from ._strategies_pairs import DATA_TYPES, INVALID_CLAUSES, InvalidPair, ValidPair, invalid_pairs, valid_pairs
+from ._strategies_pairs import DATA_TYPES, INVALID_CLAUSES, Bounds, InvalidPair, ValidPair, invalid_pairs, valid_pairs
 
 _REGISTRY = frozenset(clause["id"] for clause in json.loads(_native.clauses_json())["clauses"])
 # Readings an expectation rests on (clauses.json): E2 gives the prefix rule its
@@ -98,7 +98,9 @@ def _clauses(configuration: Any, decoded_shape: list[int], first: str | None, op
     # Rules that define an extent or were broken, and the rules that compare
     # extents; not the checks that merely found nothing ("no -1").
     compared = ("shape.invariant", "input-dims.prefix", "input-dims.suffix")
-    steps = [s.clause for s in explain(configuration, decoded_shape).steps if s.verdict != "holds" or s.clause in compared]
+    steps = [
+        s.clause for s in explain(configuration, decoded_shape).steps if s.verdict != "holds" or s.clause in compared
+    ]
     ordered = [first] if first else ["algorithm.ravel"] if operation != "resolve" else []
     for clause in sorted(steps, key=lambda clause: clause == "shape.element"):
         if clause not in ordered:
@@ -139,7 +141,9 @@ def as_vector(
     return case
 
 
-def _answer(call: Callable[[], Any], refusals: tuple[type[BaseException], ...], classify: Callable[[BaseException], str | None]) -> tuple[Any, str | None, bool]:
+def _answer(
+    call: Callable[[], Any], refusals: tuple[type[BaseException], ...], classify: Callable[[BaseException], str | None]
+) -> tuple[Any, str | None, bool]:
     """(result, class, refused): the codec's answer to one call."""
     try:
         return call(), None, False
@@ -163,14 +167,21 @@ def _same_array(mine: Any, reference: np.ndarray) -> bool:
     )
 
 
-def _check(case: ValidPair | InvalidPair, operation: str, array: np.ndarray | None, codec: Any, refusals: tuple[type[BaseException], ...], classify: Callable[[BaseException], str | None]) -> None:
+def _check(
+    case: ValidPair | InvalidPair,
+    operation: str,
+    array: np.ndarray | None,
+    codec: Any,
+    refusals: tuple[type[BaseException], ...],
+    classify: Callable[[BaseException], str | None],
+) -> None:
     configuration, decoded_shape = case.configuration, list(case.decoded_shape)
     if operation == "resolve":
         expected, ref_error = _reference(lambda: list(resolve(configuration, decoded_shape)))
         mine, my_class, refused = _answer(lambda: codec.resolve(configuration, list(decoded_shape)), refusals, classify)
         success: dict[str, Any] = {"encoded_shape": expected}
         agrees = refused == (ref_error is not None) and (refused or [int(x) for x in mine] == expected)
-        shown = None if refused else [int(x) for x in mine]
+        shown: Any = None if refused else [int(x) for x in mine]
     else:
         assert array is not None
         if operation == "encode":
@@ -178,12 +189,20 @@ def _check(case: ValidPair | InvalidPair, operation: str, array: np.ndarray | No
             mine, my_class, refused = _answer(lambda: codec.encode(configuration, array.copy()), refusals, classify)
         else:
             expected, ref_error = _reference(lambda: decode(configuration, array, decoded_shape))
-            mine, my_class, refused = _answer(lambda: codec.decode(configuration, array.copy(), list(decoded_shape)), refusals, classify)
+            mine, my_class, refused = _answer(
+                lambda: codec.decode(configuration, array.copy(), list(decoded_shape)), refusals, classify
+            )
         success = array_json(expected) if expected is not None else {}
         success.pop("data_type", None)
         agrees = refused == (ref_error is not None) and (refused or _same_array(mine, expected))
-        shown = None if refused else (array_json(np.asarray(mine)) if np.asarray(mine).dtype.name in DATA_TYPES else repr(mine))
-    acceptable = list(case.acceptable_classes) if isinstance(case, InvalidPair) else [ref_error.error_class] if ref_error else []
+        shown = (
+            None
+            if refused
+            else (array_json(np.asarray(mine)) if np.asarray(mine).dtype.name in DATA_TYPES else repr(mine))
+        )
+    acceptable = (
+        list(case.acceptable_classes) if isinstance(case, InvalidPair) else [ref_error.error_class] if ref_error else []
+    )
     if agrees and refused and my_class is not None and my_class not in acceptable:
         agrees = False
     if agrees:
@@ -193,7 +212,9 @@ def _check(case: ValidPair | InvalidPair, operation: str, array: np.ndarray | No
     answered = f"refused ({my_class or 'no class named'})" if refused else f"answered {json.dumps(shown)}"
     reference = f"refuses with {acceptable}" if ref_error else f"answers {json.dumps(expect)}"
     description = f"found by zarr_reshape.strategies: the reference {reference}; a codec under test {answered}"
-    vector = as_vector(operation, configuration, decoded_shape, expect, clause=clause, description=description, input_array=array)
+    vector = as_vector(
+        operation, configuration, decoded_shape, expect, clause=clause, description=description, input_array=array
+    )
     message = (
         f"the codec disagrees with the reference on {operation}: the reference {reference}, the codec {answered}.\n"
         "As a suite vector (a case for the `cases` list of a vector file):\n" + json.dumps(vector, indent=2)
@@ -203,7 +224,11 @@ def _check(case: ValidPair | InvalidPair, operation: str, array: np.ndarray | No
     elif operation == "resolve":
         answer = {"output": {"encoded_shape": shown}}
     else:
-        answer = {"output": {key: value for key, value in shown.items() if key != "data_type"}} if isinstance(shown, dict) else {"crashed": {"message": shown}}
+        answer = (
+            {"output": {key: value for key, value in shown.items() if key != "data_type"}}
+            if isinstance(shown, dict)
+            else {"crashed": {"message": shown}}
+        )
     raise ReferenceMismatch(message, vector, answer)
 
 
@@ -211,8 +236,10 @@ def _as_codec(codec_like: Any) -> Any:
     if hasattr(codec_like, "resolve"):
         return codec_like
     if callable(codec_like):
+
         class _Adapter:
             resolve = staticmethod(codec_like)
+
         return _Adapter()
     raise TypeError("codec_like needs a resolve(configuration, decoded_shape) method, or is that function itself")
 
@@ -243,14 +270,15 @@ def assert_matches_reference(
     >>> import zarr_reshape
     >>> from hypothesis import settings
     >>> from zarr_reshape.strategies import assert_matches_reference
-    >>> assert_matches_reference(zarr_reshape.resolve, settings=settings(max_examples=20, derandomize=True, database=None))
+    >>> quick = settings(max_examples=20, derandomize=True, database=None)
+    >>> assert_matches_reference(zarr_reshape.resolve, settings=quick)
     """
     codec = _as_codec(codec_like)
     chosen = list(INVALID_CLAUSES) if clauses is None else list(clauses)
     kinds = chosen + (["valid"] if valid else [])  # the cheap single-rule draws first
     if not kinds:
         raise ValueError("nothing to test: valid=False and no clauses")
-    bounds = {"max_rank": max_rank, "max_extent": max_extent}
+    bounds = Bounds(min_rank=1, max_rank=max_rank, max_extent=max_extent)
     operations = ["resolve"] + [name for name in ("encode", "decode") if callable(getattr(codec, name, None))]
     dtypes = [np.dtype(name) for name in data_types]
     base = settings if settings is not None else hypothesis.settings(deadline=None)
@@ -264,15 +292,19 @@ def assert_matches_reference(
         budget["valid"] = max(share, base.max_examples - share * len(chosen))
 
     def run(kind: str) -> None:
-        source = valid_pairs(codec_objects=True, **bounds) if kind == "valid" else invalid_pairs(kind, **bounds)
+        source: st.SearchStrategy[ValidPair] | st.SearchStrategy[InvalidPair] = (
+            valid_pairs(codec_objects=True, **bounds) if kind == "valid" else invalid_pairs(kind, **bounds)
+        )
 
         def body(data: st.DataObject) -> None:
-            case = data.draw(source, label="case")
+            case = cast("ValidPair | InvalidPair", data.draw(source, label="case"))
             allowed = operations if isinstance(case, ValidPair) else [op for op in operations if op != "decode"]
             operation = data.draw(st.sampled_from(allowed), label="operation")
             array = None
-            if operation != "resolve":
-                shape = case.encoded_shape if operation == "decode" else case.decoded_shape
+            if operation != "resolve":  # decode only for valid pairs: an invalid one has no B_shape
+                shape = (
+                    case.encoded_shape if isinstance(case, ValidPair) and operation == "decode" else case.decoded_shape
+                )
                 array = data.draw(hnp.arrays(st.sampled_from(dtypes), tuple(shape)), label="array")
             _check(case, operation, array, codec, refusals, classify)
 

@@ -9,10 +9,11 @@ Public names are re-exported by :mod:`zarr_reshape.strategies`.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -22,8 +23,17 @@ from ._api import explain
 
 #: Core data types of the suite (Zarr v3 names; NumPy's dtype names too).
 DATA_TYPES: tuple[str, ...] = (
-    "bool", "int8", "int16", "int32", "int64",
-    "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
 )
 
 
@@ -59,6 +69,14 @@ INVALID_CLAUSES: dict[str, str] = {
 #: Classes a conforming implementation may give besides the reference's
 #: (I-4: a negative input dim also names no dimension; I-8 sets no order).
 ALSO_ACCEPTED: dict[str, tuple[str, ...]] = {"shape.input-dims": ("input-dim-out-of-range",)}
+
+
+class Bounds(TypedDict):
+    """The size of what the pair strategies draw."""
+
+    min_rank: int
+    max_rank: int
+    max_extent: int
 
 
 class ValidPair(NamedTuple):
@@ -139,16 +157,15 @@ def _plans(
     extents: tuple[int, ...] | None = None,
 ) -> _Plan:
     if extents is None:
-        rank = draw(st.integers(min_rank, max_rank))
-        extents = tuple(draw(st.lists(st.integers(1, max_extent), min_size=rank, max_size=rank)))
+        drawn_rank = draw(st.integers(min_rank, max_rank))
+        extents = tuple(draw(st.lists(st.integers(1, max_extent), min_size=drawn_rank, max_size=drawn_rank)))
     rank = len(extents)
-    extents = list(extents)
     cuts = sorted(draw(st.sets(st.integers(1, rank - 1), max_size=rank - 1))) if rank > 1 else []
     bounds = [0, *cuts, rank]
     segments: list[_Segment] = []
     auto_used = False
-    for start, stop in zip(bounds, bounds[1:]):
-        run = extents[start:stop]
+    for start, stop in itertools.pairwise(bounds):
+        run = list(extents[start:stop])
         allowed = [k for k in kinds if not (k == "auto" and auto_used)] or ["sizes"]
         kind = draw(st.sampled_from(allowed))
         auto_used |= kind == "auto"
@@ -159,7 +176,9 @@ def _plans(
             segment.sizes = [first, total // first] if first not in (1, total) and draw(st.booleans()) else [total]
         elif kind == "dims":  # a unit dim may be left out, as long as one dim stays
             units = [i for i, e in enumerate(run) if e == 1]
-            segment.skipped = set(draw(st.lists(st.sampled_from(units), unique=True, max_size=len(run) - 1))) if units else set()
+            segment.skipped = (
+                set(draw(st.lists(st.sampled_from(units), unique=True, max_size=len(run) - 1))) if units else set()
+            )
         segments.append(segment)
     if unit_elements and draw(st.booleans()):  # a size 1 (or the -1, then 1) covering no dim
         kind = "auto" if "auto" in kinds and not auto_used and draw(st.booleans()) else "sizes"
@@ -167,7 +186,9 @@ def _plans(
     return _Plan(segments)
 
 
-def valid_pairs(*, min_rank: int = 1, max_rank: int = 4, max_extent: int = 6, codec_objects: bool = False) -> st.SearchStrategy[ValidPair]:
+def valid_pairs(
+    *, min_rank: int = 1, max_rank: int = 4, max_extent: int = 6, codec_objects: bool = False
+) -> st.SearchStrategy[ValidPair]:
     """Pairs the reference accepts, with the B_shape computed from their construction.
 
     Extents are positive and ranks at least 1, so every draw is accepted under
@@ -178,19 +199,24 @@ def valid_pairs(*, min_rank: int = 1, max_rank: int = 4, max_extent: int = 6, co
     if not codec_objects:
         return pairs
     return st.tuples(pairs, st.booleans()).map(
-        lambda drawn: drawn[0]._replace(configuration={"name": "reshape", "configuration": drawn[0].configuration})
-        if drawn[1] else drawn[0]
+        lambda drawn: (
+            drawn[0]._replace(configuration={"name": "reshape", "configuration": drawn[0].configuration})
+            if drawn[1]
+            else drawn[0]
+        )
     )
 
 
-_NOT_ELEMENTS = st.sampled_from([None, True, False, "2", "-1", 2.5, {}, [[0]], [0.5], [True], ["0"], [None], [0, [1]]])
-_UNKNOWN_VALUES = st.sampled_from([1, "x", True, None, [], {"must_understand": True}])
+_NOT_ELEMENTS: st.SearchStrategy[Any] = st.sampled_from(
+    [None, True, False, "2", "-1", 2.5, {}, [[0]], [0.5], [True], ["0"], [None], [0, [1]]]
+)
+_UNKNOWN_VALUES: st.SearchStrategy[Any] = st.sampled_from([1, "x", True, None, [], {"must_understand": True}])
 _WRONG_NAMES = st.sampled_from(["RESHAPE", "Reshape", "reshape ", "", "transpose", "bytes", "re-shape"])
 _NOT_OBJECTS = st.sampled_from([None, [], [[0], -1], 3, "reshape", True])
-_NOT_ARRAYS = st.sampled_from([None, 3, "[-1]", {}, True])
+_NOT_ARRAYS: st.SearchStrategy[Any] = st.sampled_from([None, 3, "[-1]", {}, True])
 
 
-def _dims_plan(draw: st.DrawFn, bounds: dict[str, int]) -> _Plan:
+def _dims_plan(draw: st.DrawFn, bounds: Bounds) -> _Plan:
     """A plan with at least one input-dims group."""
     plan = draw(_plans(**bounds))
     if not any(s.kind == "dims" for s in plan.segments):
@@ -199,7 +225,7 @@ def _dims_plan(draw: st.DrawFn, bounds: dict[str, int]) -> _Plan:
     return plan
 
 
-def _sizes_plan(draw: st.DrawFn, bounds: dict[str, int], *, auto: bool) -> _Plan:
+def _sizes_plan(draw: st.DrawFn, bounds: Bounds, *, auto: bool) -> _Plan:
     """A plan of sizes only, with one -1 when ``auto``."""
     plan = draw(_plans(kinds=("sizes", "auto") if auto else ("sizes",), **bounds))
     if auto and not any(s.kind == "auto" for s in plan.segments):
@@ -216,7 +242,7 @@ def _shape_of(plan: _Plan) -> list[Any]:
     return [element for element, _ in plan.elements()]
 
 
-def _skip_interior(draw: st.DrawFn, bounds: dict[str, int], *, before: bool) -> tuple[Any, list[int]]:
+def _skip_interior(draw: st.DrawFn, bounds: Bounds, *, before: bool) -> tuple[Any, list[int]]:
     """A group that leaves out an interior dim of extent e > 1, and a size e (or
     the -1, which then is e) just before it: only the prefix rule breaks, as the
     invariant and the suffix still hold; just after it: only the suffix rule."""
@@ -239,7 +265,7 @@ def _configuration(elements: list[Any]) -> dict[str, Any]:
     return {"shape": elements}
 
 
-def _break(draw: st.DrawFn, clause: str, bounds: dict[str, int]) -> tuple[Any, list[int]]:
+def _break(draw: st.DrawFn, clause: str, bounds: Bounds) -> tuple[Any, list[int]]:
     """A configuration that breaks ``clause`` and no other rule, and its decoded shape."""
     if clause in ("input-dims.prefix", "input-dims.suffix"):
         return _skip_interior(draw, bounds, before=clause == "input-dims.prefix")
@@ -341,7 +367,7 @@ def invalid_pairs(
     for name in chosen:
         if name not in INVALID_CLAUSES:
             raise ValueError(f"{name!r} is not a clause invalid_pairs() breaks: {sorted(INVALID_CLAUSES)}")
-    bounds = {"min_rank": min_rank, "max_rank": max_rank, "max_extent": max_extent}
+    bounds = Bounds(min_rank=min_rank, max_rank=max_rank, max_extent=max_extent)
 
     @st.composite
     def draw_pair(draw: st.DrawFn) -> InvalidPair:

@@ -25,6 +25,7 @@ Needs the ``hypothesis`` extra (``pip install "zarr-reshape[hypothesis]"``).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ._strategies_chains import CHAIN_FAULTS, Chain, chains
-from ._strategies_oracle import CodecLike, assert_matches_reference, as_vector
+from ._strategies_oracle import CodecLike, as_vector, assert_matches_reference
 from ._strategies_pairs import (
     ALSO_ACCEPTED,
     DATA_TYPES,
@@ -65,7 +66,9 @@ __all__ = [
 ]
 
 
-def decoded_shapes(*, min_rank: int = 1, max_rank: int = 4, min_extent: int = 1, max_extent: int = 6) -> st.SearchStrategy[list[int]]:
+def decoded_shapes(
+    *, min_rank: int = 1, max_rank: int = 4, min_extent: int = 1, max_extent: int = 6
+) -> st.SearchStrategy[list[int]]:
     """Decoded shapes (A_shape): lists of extents.
 
     >>> from hypothesis import find, settings
@@ -87,10 +90,18 @@ def _well_formed(draw: st.DrawFn, max_rank: int, max_elements: int, max_size: in
     while kinds.count("dims") > max_rank:  # each group needs a dim of its own
         kinds[kinds.index("dims")] = "size"
     groups = kinds.count("dims")
-    dims = sorted(draw(st.sets(st.integers(0, max_rank - 1), min_size=groups, max_size=max(groups, max_rank)))) if groups else []
-    cuts = sorted(draw(st.sets(st.integers(1, len(dims) - 1), min_size=groups - 1, max_size=groups - 1))) if groups > 1 else []
+    dims = (
+        sorted(draw(st.sets(st.integers(0, max_rank - 1), min_size=groups, max_size=max(groups, max_rank))))
+        if groups
+        else []
+    )
+    cuts = (
+        sorted(draw(st.sets(st.integers(1, len(dims) - 1), min_size=groups - 1, max_size=groups - 1)))
+        if groups > 1
+        else []
+    )
     bounds = [0, *cuts, len(dims)]
-    runs = iter(dims[start:stop] for start, stop in zip(bounds, bounds[1:]))
+    runs = iter(dims[start:stop] for start, stop in itertools.pairwise(bounds))
     shape: list[Any] = []
     for kind in kinds:
         shape.append(-1 if kind == "auto" else next(runs) if kind == "dims" else draw(st.integers(1, max_size)))
@@ -98,7 +109,11 @@ def _well_formed(draw: st.DrawFn, max_rank: int, max_elements: int, max_size: in
 
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=4),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=12,
 )
@@ -125,7 +140,11 @@ def configurations(
 
 
 def arrays(
-    data_type: str | None = None, shape: list[int] | tuple[int, ...] | None = None, *, max_rank: int = 4, max_side: int = 5
+    data_type: str | None = None,
+    shape: list[int] | tuple[int, ...] | None = None,
+    *,
+    max_rank: int = 4,
+    max_side: int = 5,
 ) -> st.SearchStrategy[np.ndarray]:
     """NumPy arrays of a data type of the suite (any of :data:`DATA_TYPES` when
     ``data_type`` is None), of ``shape`` or of a drawn shape. Floats include NaN,
@@ -139,5 +158,9 @@ def arrays(
     if data_type is not None and data_type not in DATA_TYPES:
         raise ValueError(f"{data_type!r} is not a data type of the suite: {DATA_TYPES}")
     dtypes = st.just(np.dtype(data_type)) if data_type else st.sampled_from([np.dtype(name) for name in DATA_TYPES])
-    shapes = st.just(tuple(shape)) if shape is not None else hnp.array_shapes(min_dims=1, max_dims=max_rank, min_side=1, max_side=max_side)
+    shapes = (
+        st.just(tuple(shape))
+        if shape is not None
+        else hnp.array_shapes(min_dims=1, max_dims=max_rank, min_side=1, max_side=max_side)
+    )
     return hnp.arrays(dtypes, shapes)
