@@ -21,7 +21,6 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from zarr_reshape import _native  # noqa: E402
 from zarr_reshape import strategies as S  # noqa: E402
-from zarr_reshape._strategies_oracle import ReferenceMismatch  # noqa: E402
 
 # Deterministic in CI: the same examples on every run, no database written.
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=60)
@@ -208,7 +207,7 @@ def test_assert_matches_reference_finds_the_planted_prefix_bug(
 ) -> None:
     codec = PrefixForgettingCodec()
     started = time.perf_counter()
-    with pytest.raises(ReferenceMismatch) as found:
+    with pytest.raises(S.ReferenceMismatch) as found:
         assert_default_budget(codec)
     elapsed = time.perf_counter() - started
     assert codec.first_skip is not None and codec.first_skip <= 100  # within the default 100 examples
@@ -235,7 +234,8 @@ def test_assert_matches_reference_finds_the_planted_prefix_bug(
     pasted = _native.Suite(root)
     reference_answer = {"error": {"class": "input-dims-misaligned", "message": "the reference"}}
     assert pasted.judge(printed["id"], json.dumps(reference_answer), True)[0] == "pass"
-    assert pasted.judge(printed["id"], json.dumps(found.value.answer), False)[0] == "fail"
+    outcome, reason = pasted.judge(printed["id"], json.dumps(found.value.answer), False)
+    assert outcome == "fail" and "input-dims-misaligned" in reason, reason
 
 
 def assert_default_budget(codec: Any) -> None:
@@ -275,11 +275,36 @@ def test_a_wrong_class_and_a_wrong_array_are_disagreements(suite_root: Path) -> 
             shape = zarr_reshape.resolve(configuration, list(array.shape))
             return np.ascontiguousarray(array.T).reshape(shape)
 
-    with pytest.raises(ReferenceMismatch) as wrong_class:
+    with pytest.raises(S.ReferenceMismatch) as wrong_class:
         S.assert_matches_reference(WrongClass(), valid=False, settings=FIXED)
     assert wrong_class.value.answer["error"]["class"] == "out-of-bounds"
-    with pytest.raises(ReferenceMismatch) as moved:
+    with pytest.raises(S.ReferenceMismatch) as moved:
         S.assert_matches_reference(Transposing(), clauses=[], data_types=["float32", "uint64"], settings=FIXED)
     assert moved.value.vector["operation"] == "encode" and moved.value.vector["clauses"][0] == "algorithm.ravel"
     for found in (wrong_class.value, moved.value):
         schema.validate({"format": 1, "cases": [found.vector]})
+
+
+def test_a_chain_resolver_that_forgets_sharding_is_found(suite_root: Path, tmp_path: Path) -> None:
+    class NoInner:  # the reference's shapes, but the inner chain of a shard never resolved
+        resolve = staticmethod(zarr_reshape.resolve)
+
+        def resolve_chain(self, codecs: list[dict[str, Any]], chunk_shape: list[int], data_type: str) -> dict[str, Any]:
+            shapes = zarr_reshape.resolve_chain(codecs, chunk_shape, data_type)
+            return {"encoded_shapes": [list(shape) for shape in shapes.encoded_shapes]}
+
+    with pytest.raises(S.ReferenceMismatch) as found:
+        S.assert_matches_reference(NoInner(), clauses=[], valid=False, settings=FIXED)
+    vector = found.value.vector
+    assert vector["operation"] == "resolve-chain" and "inner" in vector["expect"]
+    assert any(codec["name"] == "sharding_indexed" for codec in vector["codecs"])
+    schema = json.loads((suite_root / "vector.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate({"format": 1, "cases": [vector]})
+    folder, name = vector["id"].split("/")
+    (tmp_path / folder).mkdir()
+    (tmp_path / "clauses.json").write_text(_native.clauses_json())
+    (tmp_path / folder / f"{name}.json").write_text(json.dumps({"format": 1, "cases": [vector]}))
+    pasted = _native.Suite(tmp_path)
+    assert pasted.judge(vector["id"], json.dumps(vector["expect"]), True)[0] == "pass"
+    outcome, reason = pasted.judge(vector["id"], json.dumps(found.value.answer), False)
+    assert outcome == "fail" and "inner" in reason, reason

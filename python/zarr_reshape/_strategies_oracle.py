@@ -4,9 +4,7 @@ suite vector. Public names are re-exported by :mod:`zarr_reshape.strategies`.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -16,14 +14,19 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from . import _native
-from ._api import decode, encode, explain, resolve
+from ._api import decode, encode, resolve, resolve_chain
 from ._errors import ReshapeError
-from ._strategies_pairs import DATA_TYPES, INVALID_CLAUSES, Bounds, InvalidPair, ValidPair, invalid_pairs, valid_pairs
-
-_REGISTRY = frozenset(clause["id"] for clause in json.loads(_native.clauses_json())["clauses"])
-# Readings an expectation rests on (clauses.json): E2 gives the prefix rule its
-# slice, I-4 the classes of an input dim that names no dimension.
-_READINGS = {"input-dims.prefix": ["E2"], "input-dims.range": ["I-4"], "shape.input-dims": ["I-4"]}
+from ._strategies_chains import Chain, chains
+from ._strategies_pairs import (
+    DATA_TYPES,
+    INVALID_CLAUSES,
+    Bounds,
+    InvalidPair,
+    ValidPair,
+    invalid_pairs,
+    valid_pairs,
+)
+from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_json, chain_vector
 
 
 @runtime_checkable
@@ -37,8 +40,12 @@ class CodecLike(Protocol):
     ``configuration.members``), the whole codec object; both as Python objects.
 
     Optional, tested when present: ``encode(configuration, array)`` returning the
-    encoded array, and ``decode(configuration, array, decoded_shape)`` returning
-    the decoded one (anything ``numpy.asarray`` takes).
+    encoded array, ``decode(configuration, array, decoded_shape)`` returning
+    the decoded one (anything ``numpy.asarray`` takes), and
+    ``resolve_chain(codecs, chunk_shape, data_type)`` returning the shapes each
+    array -> array codec of a ``codecs`` list hands on, as a
+    :class:`zarr_reshape.ChainShapes` or as the ``resolve-chain`` answer
+    ``{"encoded_shapes": [...], "inner": {...}}`` (``inner`` for sharding).
 
     A refusal is an exception of the ``refusals`` types given to
     :func:`assert_matches_reference`; its class is read by ``classify`` (by
@@ -50,95 +57,9 @@ class CodecLike(Protocol):
     def resolve(self, configuration: Any, decoded_shape: list[int]) -> Sequence[int]: ...
 
 
-class ReferenceMismatch(AssertionError):
-    """The codec and the reference disagree; ``vector`` is the case that shows it."""
-
-    def __init__(self, message: str, vector: dict[str, Any], answer: dict[str, Any]) -> None:
-        super().__init__(message)
-        #: The case, in the suite's vector format.
-        self.vector = vector
-        #: The codec's answer as a result of the conformance protocol
-        #: (``{"output": {...}}`` or ``{"error": {"class", "message"}}``).
-        self.answer = answer
-
-
 def _default_class(error: BaseException) -> str | None:
     name = getattr(error, "error_class", None)
     return name if isinstance(name, str) and name in _native.ERROR_CLASSES else None
-
-
-def _element(value: Any, dtype: np.dtype) -> Any:
-    """An element as a vector writes it: floats exact, bits where a number cannot say it."""
-    if dtype.kind == "b":
-        return bool(value)
-    if dtype.kind in "iu":
-        return int(value)
-    number = float(value)
-    if math.isfinite(number) and not (number == 0.0 and math.copysign(1.0, number) < 0):
-        return number  # a float32 widened to float64 is exact, and rounds back to itself
-    bits = int(np.asarray(value, dtype=dtype).view(f"u{dtype.itemsize}"))
-    return f"0x{bits:0{dtype.itemsize * 2}x}"
-
-
-def _nest(flat: list[Any], shape: tuple[int, ...]) -> Any:
-    if not shape:
-        return flat[0]
-    step = len(flat) // shape[0] if shape[0] else 0
-    return [_nest(flat[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
-
-
-def array_json(array: np.ndarray) -> dict[str, Any]:
-    """``{"data_type", "shape", "data"}`` of the suite's array form."""
-    flat = [_element(value, array.dtype) for value in np.ascontiguousarray(array).reshape(-1)]
-    return {"data_type": array.dtype.name, "shape": list(array.shape), "data": _nest(flat, array.shape)}
-
-
-def _clauses(configuration: Any, decoded_shape: list[int], first: str | None, operation: str) -> list[str]:
-    """The clause under test first, then every clause the reference evaluated."""
-    # Rules that define an extent or were broken, and the rules that compare
-    # extents; not the checks that merely found nothing ("no -1").
-    compared = ("shape.invariant", "input-dims.prefix", "input-dims.suffix")
-    steps = [
-        s.clause for s in explain(configuration, decoded_shape).steps if s.verdict != "holds" or s.clause in compared
-    ]
-    ordered = [first] if first else ["algorithm.ravel"] if operation != "resolve" else []
-    for clause in sorted(steps, key=lambda clause: clause == "shape.element"):
-        if clause not in ordered:
-            ordered.append(clause)
-    return [clause for clause in ordered if clause in _REGISTRY] or ["shape.element"]
-
-
-def as_vector(
-    operation: str,
-    configuration: Any,
-    decoded_shape: list[int],
-    expect: dict[str, Any],
-    *,
-    clause: str | None = None,
-    description: str,
-    input_array: np.ndarray | None = None,
-) -> dict[str, Any]:
-    """A case in the suite's vector format (``spec-cases/vector.schema.json``),
-    ready to go into ``{"format": 1, "cases": [...]}``.
-
-    >>> from zarr_reshape.strategies import as_vector
-    >>> case = as_vector("resolve", {"shape": [[0, 1], -1]}, [2, 3, 4], {"encoded_shape": [6, 4]}, description="d")
-    >>> case["id"].startswith("shape.input-dims/hypothesis-"), case["clauses"][:2]
-    (True, ['shape.input-dims', 'shape.auto.value'])
-    """
-    clauses = _clauses(configuration, decoded_shape, clause, operation)
-    is_codec = isinstance(configuration, dict) and "name" in configuration
-    case: dict[str, Any] = {"id": "", "description": description, "clauses": clauses}
-    if clause in _READINGS:
-        case["interpretations"] = _READINGS[clause]
-    case.update({"level": "must", "operation": operation, ("codec" if is_codec else "configuration"): configuration})
-    case["decoded_shape"] = list(decoded_shape)
-    if input_array is not None:
-        case["input"] = array_json(input_array)
-    case["expect"] = expect
-    digest = hashlib.sha256(json.dumps(case, sort_keys=True).encode()).hexdigest()[:10]
-    case["id"] = f"{clauses[0]}/hypothesis-{operation}-{digest}"
-    return case
 
 
 def _answer(
@@ -222,14 +143,71 @@ def _check(
     if refused:
         answer: dict[str, Any] = {"error": {"class": my_class, "message": "refused by the codec under test"}}
     elif operation == "resolve":
-        answer = {"output": {"encoded_shape": shown}}
+        answer = {"encoded_shape": shown}
     else:
         answer = (
-            {"output": {key: value for key, value in shown.items() if key != "data_type"}}
+            {key: value for key, value in shown.items() if key != "data_type"}
             if isinstance(shown, dict)
             else {"crashed": {"message": shown}}
         )
     raise ReferenceMismatch(message, vector, answer)
+
+
+def _chain_answer(value: Any) -> dict[str, Any]:
+    """A codec's chain answer (a ChainShapes or the protocol's dict) as the protocol's dict."""
+    encoded = value["encoded_shapes"] if isinstance(value, dict) else value.encoded_shapes
+    inner = value.get("inner") if isinstance(value, dict) else getattr(value, "inner", None)
+    answer: dict[str, Any] = {"encoded_shapes": [[int(extent) for extent in shape] for shape in encoded]}
+    if inner is not None:
+        answer["inner"] = _chain_answer(inner)
+    return answer
+
+
+def _chain_matches(mine: dict[str, Any], expected: dict[str, Any]) -> bool:
+    """Equal where the expectation speaks: a member it does not name is ignored."""
+    if mine["encoded_shapes"] != expected["encoded_shapes"]:
+        return False
+    return "inner" not in expected or ("inner" in mine and _chain_matches(mine["inner"], expected["inner"]))
+
+
+def _check_chain(
+    chain: Chain,
+    codec: Any,
+    refusals: tuple[type[BaseException], ...],
+    classify: Callable[[BaseException], str | None],
+) -> None:
+    reference, ref_error = _reference(lambda: resolve_chain(chain.codecs, chain.chunk_shape, chain.data_type))
+    codecs = json.loads(json.dumps(chain.codecs))  # the codec may not change the case
+    mine, my_class, refused = _answer(
+        lambda: codec.resolve_chain(codecs, list(chain.chunk_shape), chain.data_type), refusals, classify
+    )
+    acceptable = list(chain.acceptable_classes) or ([ref_error.error_class] if ref_error else [])
+    shown = None if refused else _chain_answer(mine)
+    if ref_error is None:
+        expected: dict[str, Any] = chain_json(reference)
+        agrees = shown is not None and _chain_matches(shown, expected)
+    else:
+        expected = {"error": acceptable[0] if len(acceptable) == 1 else acceptable}
+        agrees = refused and (my_class is None or my_class in acceptable)
+    if agrees:
+        return
+    answered = f"refused ({my_class or 'no class named'})" if refused else f"answered {json.dumps(shown)}"
+    description = f"found by zarr_reshape.strategies: the reference answers {json.dumps(expected)}; a codec {answered}"
+    vector = chain_vector(
+        chain.codecs,
+        chain.chunk_shape,
+        chain.data_type,
+        expected,
+        clause=chain.clause or "algorithm.rank",
+        description=description,
+    )
+    message = (
+        f"the codec disagrees with the reference on resolve-chain: the reference answers {json.dumps(expected)}, "
+        f"the codec {answered}.\nAs a suite vector (a case for the `cases` list of a vector file):\n"
+        + json.dumps(vector, indent=2)
+    )
+    answer: dict[str, Any] = {"error": {"class": my_class, "message": "refused by the codec under test"}}
+    raise ReferenceMismatch(message, vector, answer if refused or shown is None else shown)
 
 
 def _as_codec(codec_like: Any) -> Any:
@@ -255,10 +233,12 @@ def assert_matches_reference(
     refusals: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError),
     classify: Callable[[BaseException], str | None] = _default_class,
     settings: hypothesis.settings | None = None,
+    with_chains: bool = True,
 ) -> None:
     """Runs a Hypothesis test: the codec's answers against the reference's, on
     valid pairs (when ``valid``) and on pairs breaking each of ``clauses``
-    (default every clause of :data:`INVALID_CLAUSES`; ``[]`` for none).
+    (default every clause of :data:`INVALID_CLAUSES`; ``[]`` for none), and,
+    when the codec has ``resolve_chain`` and ``with_chains``, on :func:`chains`.
 
     Accepting and refusing must agree, B_shapes be equal, arrays equal bit for
     bit with the same dtype, and a class the codec names be one a conforming
@@ -275,7 +255,8 @@ def assert_matches_reference(
     """
     codec = _as_codec(codec_like)
     chosen = list(INVALID_CLAUSES) if clauses is None else list(clauses)
-    kinds = chosen + (["valid"] if valid else [])  # the cheap single-rule draws first
+    chained = with_chains and callable(getattr(codec, "resolve_chain", None))
+    kinds = chosen + (["valid"] if valid else []) + (["chains"] if chained else [])  # single-rule draws first
     if not kinds:
         raise ValueError("nothing to test: valid=False and no clauses")
     bounds = Bounds(min_rank=1, max_rank=max_rank, max_extent=max_extent)
@@ -288,10 +269,22 @@ def assert_matches_reference(
     # Each clause gets an equal share, valid pairs the rest (at least a quarter).
     share = max(1, base.max_examples * 3 // (4 * len(chosen))) if chosen else 0
     budget = {clause: share for clause in chosen}
+    rest = max(share, base.max_examples - share * len(chosen), 2)
     if valid:
-        budget["valid"] = max(share, base.max_examples - share * len(chosen))
+        budget["valid"] = rest - rest // 2 if chained else rest
+    if chained:
+        budget["chains"] = rest // 2 if valid else rest
+
+    def run_chains() -> None:
+        def body(chain: Chain) -> None:
+            _check_chain(chain, codec, refusals, classify)
+
+        drawn = chains(valid=None, max_rank=min(max_rank, 3), max_extent=min(max_extent, 4))
+        hypothesis.settings(base, max_examples=budget["chains"])(hypothesis.given(drawn)(body))()
 
     def run(kind: str) -> None:
+        if kind == "chains":
+            return run_chains()
         source: st.SearchStrategy[ValidPair] | st.SearchStrategy[InvalidPair] = (
             valid_pairs(codec_objects=True, **bounds) if kind == "valid" else invalid_pairs(kind, **bounds)
         )

@@ -11,7 +11,8 @@ Needs the ``hypothesis`` extra (``pip install "zarr-reshape[hypothesis]"``).
 - :func:`chains`: ``codecs`` lists with transpose and sharding around reshape.
 - :func:`arrays`: NumPy arrays of every data type of the suite.
 - :func:`assert_matches_reference`: a Hypothesis test of any codec against the
-  reference, whose failure prints the counterexample as a suite vector.
+  reference, whose failure (:class:`ReferenceMismatch`) prints the shrunk
+  counterexample as a suite vector (:func:`as_vector`, :func:`chain_vector`).
 
 >>> from hypothesis import given, settings
 >>> import zarr_reshape
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ._strategies_chains import CHAIN_FAULTS, Chain, chains
-from ._strategies_oracle import CodecLike, as_vector, assert_matches_reference
+from ._strategies_oracle import CodecLike, assert_matches_reference
 from ._strategies_pairs import (
     ALSO_ACCEPTED,
     DATA_TYPES,
@@ -44,6 +45,7 @@ from ._strategies_pairs import (
     invalid_pairs,
     valid_pairs,
 )
+from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_vector
 
 __all__ = [
     "ALSO_ACCEPTED",
@@ -54,10 +56,13 @@ __all__ = [
     "INVALID_CLAUSES",
     "InvalidPair",
     "MUST_CLAUSES",
+    "ReferenceMismatch",
     "ValidPair",
+    "array_json",
     "arrays",
     "as_vector",
     "assert_matches_reference",
+    "chain_vector",
     "chains",
     "configurations",
     "decoded_shapes",
