@@ -308,3 +308,31 @@ def test_a_chain_resolver_that_forgets_sharding_is_found(suite_root: Path, tmp_p
     assert pasted.judge(vector["id"], json.dumps(vector["expect"]), True)[0] == "pass"
     outcome, reason = pasted.judge(vector["id"], json.dumps(found.value.answer), False)
     assert outcome == "fail" and "inner" in reason, reason
+
+
+def test_the_examples_of_the_strategies_page_run(capsys: pytest.CaptureFixture[str]) -> None:
+    page = Path(__file__).resolve().parents[1] / "docs" / "strategies.md"
+    if not page.is_file():
+        pytest.skip("docs/strategies.md is not beside the tests (an installed package)")
+    blocks = page.read_text().split("```python\n")[1:]
+    assert len(blocks) >= 5
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block.split("```")[0], str(page), "exec"), namespace)  # noqa: S102 - our own page
+    printed = capsys.readouterr().out
+    assert '"input-dims.prefix/hypothesis-' in printed and "input-dims-misaligned" in printed
+
+
+def test_malformed_configurations_are_refused_never_crash() -> None:
+    refused: list[str] = []
+
+    @FIXED
+    @given(S.configurations(malformed=True), S.decoded_shapes())
+    def check(configuration: Any, decoded_shape: list[int]) -> None:
+        try:
+            zarr_reshape.resolve(configuration, decoded_shape)
+        except zarr_reshape.ReshapeError as error:  # anything else fails the test
+            refused.append(error.error_class)
+
+    check()
+    assert len(set(refused)) >= 4  # malformed draws break several kinds of rule

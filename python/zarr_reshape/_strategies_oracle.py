@@ -26,7 +26,7 @@ from ._strategies_pairs import (
     invalid_pairs,
     valid_pairs,
 )
-from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_json, chain_vector
+from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_json, chain_vector, vector_text
 
 
 @runtime_checkable
@@ -131,14 +131,14 @@ def _check(
     expect = {"error": acceptable[0] if len(acceptable) == 1 else acceptable} if ref_error else success
     clause = case.clause if isinstance(case, InvalidPair) else None
     answered = f"refused ({my_class or 'no class named'})" if refused else f"answered {json.dumps(shown)}"
-    reference = f"refuses with {acceptable}" if ref_error else f"answers {json.dumps(expect)}"
+    reference = f"refuses ({' or '.join(acceptable)})" if ref_error else f"answers {json.dumps(expect)}"
     description = f"found by zarr_reshape.strategies: the reference {reference}; a codec under test {answered}"
     vector = as_vector(
         operation, configuration, decoded_shape, expect, clause=clause, description=description, input_array=array
     )
     message = (
         f"the codec disagrees with the reference on {operation}: the reference {reference}, the codec {answered}.\n"
-        "As a suite vector (a case for the `cases` list of a vector file):\n" + json.dumps(vector, indent=2)
+        "As a suite vector (a case for the `cases` list of a vector file):\n" + vector_text(vector)
     )
     if refused:
         answer: dict[str, Any] = {"error": {"class": my_class, "message": "refused by the codec under test"}}
@@ -204,7 +204,7 @@ def _check_chain(
     message = (
         f"the codec disagrees with the reference on resolve-chain: the reference answers {json.dumps(expected)}, "
         f"the codec {answered}.\nAs a suite vector (a case for the `cases` list of a vector file):\n"
-        + json.dumps(vector, indent=2)
+        + vector_text(vector)
     )
     answer: dict[str, Any] = {"error": {"class": my_class, "message": "refused by the codec under test"}}
     raise ReferenceMismatch(message, vector, answer if refused or shown is None else shown)

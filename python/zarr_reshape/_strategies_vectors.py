@@ -136,3 +136,16 @@ def chain_vector(
     digest = hashlib.sha256(json.dumps(case, sort_keys=True).encode()).hexdigest()[:10]
     case["id"] = f"{clause}/hypothesis-chain-{digest}"
     return case
+
+
+def vector_text(case: dict[str, Any]) -> str:
+    """A case as the hand-written vector files lay it out: one member a line.
+
+    >>> print(vector_text({"id": "a/b", "decoded_shape": [2, 3]}))
+    {
+      "id": "a/b",
+      "decoded_shape": [2, 3]
+    }
+    """
+    members = ",\n".join(f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in case.items())
+    return "{\n" + members + "\n}"

@@ -45,7 +45,7 @@ from ._strategies_pairs import (
     invalid_pairs,
     valid_pairs,
 )
-from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_vector
+from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_vector, vector_text
 
 __all__ = [
     "ALSO_ACCEPTED",
@@ -68,6 +68,7 @@ __all__ = [
     "decoded_shapes",
     "invalid_pairs",
     "valid_pairs",
+    "vector_text",
 ]
 
 
