@@ -208,7 +208,7 @@ def _float_bits(item: Any, dtype: np.dtype) -> int:
     narrow = np.array(wide, dtype=dtype)
     if text is not None and width == 4 and math.isfinite(wide):
         narrow = _round_once(Fraction(text), wide, narrow)
-    return narrow.view(f"u{width}").item()
+    return int(narrow.view(f"u{width}").item())
 
 
 def _round_once(exact: Fraction, wide: float, narrow: np.ndarray) -> np.ndarray:

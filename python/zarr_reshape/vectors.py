@@ -160,15 +160,15 @@ class Case:
     @property
     def codecs(self) -> list[Any]:
         """``resolve-chain``: the whole ``codecs`` list."""
-        return self.request["codecs"]
+        return list(self.request["codecs"])
 
     @property
     def data_type(self) -> str:
         """The data type of the input array, the chain (``resolve-chain``) or the array read."""
         for holder in ("input", "array"):
             if isinstance(self.request.get(holder), dict):
-                return self.request[holder]["data_type"]
-        return self.request["data_type"]
+                return str(self.request[holder]["data_type"])
+        return str(self.request["data_type"])
 
     @property
     def array_path(self) -> Path:
