@@ -5,7 +5,8 @@ use pyo3::prelude::*;
 use serde_json::{Value, json};
 use zarr_reshape::{
     Argument, ReshapeCodec, ReshapeConfiguration, ReshapeError, Runs, Verdict,
-    explain_codec_json_str, explain_json_str,
+    broken_codec_rule_classes_json_str, broken_rule_classes_json_str, explain_codec_json_str,
+    explain_json_str,
 };
 use zarr_reshape_conformance::DataType;
 use zarr_reshape_conformance::zarr;
@@ -16,6 +17,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(is_codec_object, module)?)?;
     module.add_function(wrap_pyfunction!(resolve, module)?)?;
     module.add_function(wrap_pyfunction!(explain, module)?)?;
+    module.add_function(wrap_pyfunction!(broken_rules, module)?)?;
     module.add_function(wrap_pyfunction!(map_index, module)?)?;
     module.add_function(wrap_pyfunction!(unmap_index, module)?)?;
     module.add_function(wrap_pyfunction!(resolve_chain, module)?)?;
@@ -105,6 +107,21 @@ fn explain(text: &str, a_shape: Vec<u64>) -> String {
         }
     }
     answer.to_string()
+}
+
+/// Every rule the configuration `text` breaks on `a_shape`, each evaluated on its
+/// own (not only the first, where resolution stops): (clause id, error class) pairs.
+#[pyfunction]
+fn broken_rules(text: &str, a_shape: Vec<u64>) -> Vec<(&'static str, &'static str)> {
+    let broken = if is_codec_object(text) {
+        broken_codec_rule_classes_json_str(text, &a_shape)
+    } else {
+        broken_rule_classes_json_str(text, &a_shape)
+    };
+    broken
+        .into_iter()
+        .map(|(clause, class)| (clause.id(), class.as_str()))
+        .collect()
 }
 
 /// The library takes unsigned coordinates; a negative one lies outside any

@@ -1,7 +1,7 @@
 """The Zarr v3 ``reshape`` codec's reference implementation and conformance suite.
 
 - The reference as a library: :func:`resolve`, :func:`explain`, :func:`encode`,
-  :func:`decode`, :func:`map_index`, :func:`unmap_index`, :func:`map_region`,
+  :func:`decode`, :func:`map_index`, :func:`broken_rules`, :func:`unmap_index`, :func:`map_region`,
   :func:`resolve_chain`; every refusal a :class:`ReshapeError` subclass.
 - The suite inside pytest: :mod:`zarr_reshape.vectors`.
 - Hypothesis strategies with the reference as oracle: :mod:`zarr_reshape.strategies`.
@@ -16,6 +16,7 @@
 from . import _native
 from ._api import (
     ChainShapes,
+    broken_rules,
     Configuration,
     Explanation,
     Step,
@@ -68,6 +69,7 @@ __all__ = [
     "ShapeMismatch",
     "Step",
     "VECTOR_FORMAT",
+    "broken_rules",
     "decode",
     "encode",
     "error_class",

@@ -27,6 +27,7 @@ __all__ = [
     "Step",
     "resolve",
     "explain",
+    "broken_rules",
     "encode",
     "decode",
     "map_index",
@@ -164,6 +165,21 @@ def explain(configuration: Configuration, decoded_shape: Sequence[int]) -> Expla
         text=answer["text"],
         text_with_spec=answer["text_with_spec"],
     )
+
+
+def broken_rules(configuration: Configuration, decoded_shape: Sequence[int]) -> list[tuple[str, str]]:
+    """Every rule ``configuration`` breaks on ``decoded_shape``, each evaluated on
+    its own, as (clause id, error class) pairs in the spec's order: where
+    :func:`resolve` stops at the first, this lists them all (the suite's own
+    check that a vector breaks the rule it names, and no other).
+
+    >>> import zarr_reshape
+    >>> zarr_reshape.broken_rules({"shape": [-1, -1, [1, 0]]}, [2, 3])
+    [('shape.auto.once', 'repeated-auto'), ('input-dims.increasing', 'input-dims-not-increasing'), ('input-dims.suffix', 'input-dims-misaligned')]
+    >>> zarr_reshape.broken_rules({"shape": [[0, 1], -1]}, [2, 3, 4])
+    []
+    """
+    return list(_native.broken_rules(_text(configuration), _extents(decoded_shape, "decoded_shape")))
 
 
 def _transform(native: Any, configuration: Configuration, array: np.ndarray, *shape: list[int] | None) -> np.ndarray:
