@@ -41,6 +41,8 @@ def test_refusals_carry_class_clause_and_position() -> None:
 def test_every_error_class_has_its_subclass() -> None:
     for name in _native.ERROR_CLASSES:
         assert zarr_reshape.error_class(name).error_class == name
+    subclasses = {cls.error_class for cls in zarr_reshape.ReshapeError.__subclasses__()}
+    assert subclasses == set(_native.ERROR_CLASSES)
 
 
 def address(array: np.ndarray) -> int:
