@@ -45,7 +45,11 @@ def _text(configuration: Configuration) -> str:
         return configuration
     if isinstance(configuration, (bytes, bytearray)):
         return bytes(configuration).decode("utf-8")
-    return _json(configuration)
+    try:
+        # The C encoder writes ints exactly; it refuses Decimal, which _json spells.
+        return json.dumps(configuration, allow_nan=False)
+    except TypeError:
+        return _json(configuration)
 
 
 def _json(value: Any) -> str:
