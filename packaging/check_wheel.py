@@ -17,6 +17,7 @@ import email.parser
 import re
 import sys
 import zipfile
+from pathlib import Path
 
 EXPECTED = {
     "Name": "zarr-reshape",
@@ -82,6 +83,13 @@ def problems_of(wheel_path: str, version: str) -> list[str]:
         if wanted not in names:
             problems.append(f"the wheel lacks {wanted}")
     problems += entry_point_problems(entry_points)
+    # Every module of the clone's package, and none it lacks: a wheel built
+    # before a module was added (or after one was removed) is stale.
+    sources = Path(__file__).resolve().parents[1] / "python" / "zarr_reshape"
+    in_clone = {f"zarr_reshape/{path.name}" for path in sources.iterdir() if path.suffix in (".py", ".pyi") or path.name == "py.typed"}
+    in_wheel = {name for name in modules if not name.endswith(".so")}
+    if in_clone != in_wheel:
+        problems.append(f"the wheel's modules differ from python/zarr_reshape/: only in the clone {sorted(in_clone - in_wheel)}, only in the wheel {sorted(in_wheel - in_clone)}")
     return problems
 
 

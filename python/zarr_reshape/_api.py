@@ -9,15 +9,16 @@ both ways: Python ``int`` in and out, never a float.
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any, Callable, TypeVar, Union
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
 from . import _native
+from ._arguments import Configuration, coordinates, extents
+from ._arguments import text as _text
+from ._arrays import transform
 from ._errors import ReshapeError, _from_native
 
 __all__ = [
@@ -35,49 +36,6 @@ __all__ = [
     "map_region",
     "resolve_chain",
 ]
-
-#: A configuration member or a whole codec object, as JSON text or Python objects.
-Configuration = Union[str, bytes, Mapping[str, Any]]
-
-
-def _text(configuration: Configuration) -> str:
-    if isinstance(configuration, str):
-        return configuration
-    if isinstance(configuration, (bytes, bytearray)):
-        return bytes(configuration).decode("utf-8")
-    try:
-        # The C encoder writes ints exactly; it refuses Decimal, which _json spells.
-        return json.dumps(configuration, allow_nan=False)
-    except TypeError:
-        return _json(configuration)
-
-
-def _json(value: Any) -> str:
-    """JSON text of Python objects, every number as written: ``int`` exactly, and
-    ``Decimal`` (what ``json.loads(text, parse_float=Decimal)`` gives) by its
-    digits, so a configuration read from text can be handed on unrounded."""
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise ValueError(f"{value} is not a JSON number")
-        return str(value)
-    if isinstance(value, Mapping):
-        members = (f"{json.dumps(str(key))}:{_json(item)}" for key, item in value.items())
-        return "{" + ",".join(members) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_json(item) for item in value) + "]"
-    # Python ints are written exactly; NaN and infinities are not JSON.
-    return json.dumps(value, allow_nan=False)
-
-
-def _extents(values: Sequence[int], what: str) -> list[int]:
-    """Integers as the native module takes them; a bool is no extent."""
-    out = []
-    for value in values:
-        if isinstance(value, bool):
-            raise TypeError(f"{what}: {value!r} is a bool, not an integer")
-        out.append(operator.index(value))
-    return out
-
 
 _T = TypeVar("_T")
 
@@ -103,10 +61,10 @@ def resolve(configuration: Configuration, decoded_shape: Sequence[int]) -> tuple
     Raises:
         ReshapeError: the subclass of the first rule broken (``MalformedConfiguration``,
             ``InvalidSize``, ...), with its clause and position.
-        OverflowError: an extent that is negative or beyond 2^64 - 1 (chunk
-            shapes are ``uint64`` in Zarr v3).
+        Overflow: an extent of ``decoded_shape`` beyond 2^64 - 1 (chunk shapes
+            are ``uint64`` in Zarr v3); a negative one is a ``ValueError``.
     """
-    return tuple(_call(_native.resolve, _text(configuration), _extents(decoded_shape, "decoded_shape")))
+    return tuple(_call(_native.resolve, _text(configuration), extents(decoded_shape, "decoded_shape")))
 
 
 @dataclass(frozen=True)
@@ -154,7 +112,7 @@ def explain(configuration: Configuration, decoded_shape: Sequence[int]) -> Expla
     >>> print(explanation.steps[-1].detail)
     prod(B_shape[:1]) = 3, prod(A_shape[:1]) = 2
     """
-    answer = json.loads(_native.explain(_text(configuration), _extents(decoded_shape, "decoded_shape")))
+    answer = json.loads(_native.explain(_text(configuration), extents(decoded_shape, "decoded_shape")))
     error = answer.get("error")
     if error is not None:
         from ._errors import error_class
@@ -183,23 +141,7 @@ def broken_rules(configuration: Configuration, decoded_shape: Sequence[int]) -> 
     >>> zarr_reshape.broken_rules({"shape": [[0, 1], -1]}, [2, 3, 4])
     []
     """
-    return list(_native.broken_rules(_text(configuration), _extents(decoded_shape, "decoded_shape")))
-
-
-def _transform(native: Any, configuration: Configuration, array: np.ndarray, *shape: list[int] | None) -> np.ndarray:
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected a numpy.ndarray, got {type(array).__name__}")
-    dtype = array.dtype
-    if dtype.hasobject or dtype.itemsize not in (1, 2, 4, 8):
-        raise TypeError(
-            f"data type {dtype} has {dtype.itemsize}-byte elements; encode and decode take elements "
-            "of 1, 2, 4 or 8 bytes without Python objects (every data type of the suite)"
-        )
-    # The codec moves elements and never reads them: any data type of that size
-    # crosses as an unsigned integer of the same size, and is viewed back.
-    carrier = np.dtype(f"=u{dtype.itemsize}")
-    result: np.ndarray = _call(native, _text(configuration), array.view(carrier), *shape)
-    return result.view(dtype)
+    return list(_native.broken_rules(_text(configuration), extents(decoded_shape, "decoded_shape")))
 
 
 def encode(configuration: Configuration, decoded: np.ndarray, decoded_shape: Sequence[int] | None = None) -> np.ndarray:
@@ -220,10 +162,11 @@ def encode(configuration: Configuration, decoded: np.ndarray, decoded_shape: Seq
     Raises:
         ReshapeError: a broken rule; ``ShapeMismatch`` when ``decoded`` does not
             have ``decoded_shape``.
-        TypeError: not an ndarray, or elements that are not 1, 2, 4 or 8 bytes.
+        TypeError: not an ndarray, a masked array, or elements that are
+            references (object, variable-width strings) rather than values.
     """
-    shape = None if decoded_shape is None else _extents(decoded_shape, "decoded_shape")
-    return _transform(_native.encode, configuration, decoded, shape)
+    shape = None if decoded_shape is None else extents(decoded_shape, "decoded_shape")
+    return transform(_native.encode, configuration, decoded, shape)
 
 
 def decode(configuration: Configuration, encoded: np.ndarray, decoded_shape: Sequence[int]) -> np.ndarray:
@@ -238,7 +181,7 @@ def decode(configuration: Configuration, encoded: np.ndarray, decoded_shape: Seq
         ShapeMismatch: ``encoded`` does not have the shape the configuration
             resolves to for ``decoded_shape``.
     """
-    return _transform(_native.decode, configuration, encoded, _extents(decoded_shape, "decoded_shape"))
+    return transform(_native.decode, configuration, encoded, extents(decoded_shape, "decoded_shape"))
 
 
 def map_index(configuration: Configuration, decoded_shape: Sequence[int], decoded_index: Sequence[int]) -> tuple[int, ...]:
@@ -248,7 +191,7 @@ def map_index(configuration: Configuration, decoded_shape: Sequence[int], decode
     >>> zarr_reshape.map_index({"shape": [[0, 1], -1]}, [2, 3, 4], [1, 2, 3])
     (5, 3)
     """
-    args = (_text(configuration), _extents(decoded_shape, "decoded_shape"), _extents(decoded_index, "decoded_index"))
+    args = (_text(configuration), extents(decoded_shape, "decoded_shape"), coordinates(decoded_index, "decoded_index"))
     return tuple(_call(_native.map_index, *args))
 
 
@@ -259,7 +202,7 @@ def unmap_index(configuration: Configuration, decoded_shape: Sequence[int], enco
     >>> zarr_reshape.unmap_index({"shape": [[0, 1], -1]}, [2, 3, 4], [5, 3])
     (1, 2, 3)
     """
-    args = (_text(configuration), _extents(decoded_shape, "decoded_shape"), _extents(encoded_index, "encoded_index"))
+    args = (_text(configuration), extents(decoded_shape, "decoded_shape"), coordinates(encoded_index, "encoded_index"))
     return tuple(_call(_native.unmap_index, *args))
 
 
@@ -276,9 +219,9 @@ def map_region(
     """
     args = (
         _text(configuration),
-        _extents(decoded_shape, "decoded_shape"),
-        _extents(start, "start"),
-        _extents(stop, "stop"),
+        extents(decoded_shape, "decoded_shape"),
+        coordinates(start, "start"),
+        coordinates(stop, "stop"),
     )
     indices = _call(_native.map_region, *args)
 
@@ -328,6 +271,6 @@ def resolve_chain(codecs: str | Sequence[Mapping[str, Any]], chunk_shape: Sequen
         NotImplementedError: a codec the reference does not implement.
         ValueError: a data type that is not one of the suite's.
     """
-    text = codecs if isinstance(codecs, str) else _json(list(codecs))
-    answer = _call(_native.resolve_chain, text, _extents(chunk_shape, "chunk_shape"), data_type)
+    text = codecs if isinstance(codecs, str) else _text(list(codecs))
+    answer = _call(_native.resolve_chain, text, extents(chunk_shape, "chunk_shape"), data_type)
     return ChainShapes._from_json(json.loads(answer))

@@ -28,13 +28,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import zarr
 from zarr.abc.codec import ArrayArrayCodec
 from zarr.core.array_spec import ArraySpec
 from zarr.registry import register_codec
 
 from ._api import decode, encode, resolve
-from ._errors import ReshapeError
+from ._errors import ReshapeError, ShapeMismatch
 
 if TYPE_CHECKING:
     from typing import Self
@@ -170,19 +171,38 @@ class ReshapeCodec(ArrayArrayCodec):
         return input_byte_length
 
     def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
+        chunk = chunk_array.as_numpy_array()
+        if _holds_references(chunk):
+            return chunk_array.from_ndarray_like(_reshaped(chunk, resolve(self.json_text, chunk_spec.shape), chunk_spec.shape))
         # A view of the chunk whenever the reference returns one (C-contiguous input).
-        encoded = encode(self.json_text, chunk_array.as_numpy_array(), chunk_spec.shape)
-        return chunk_array.from_ndarray_like(encoded)
+        return chunk_array.from_ndarray_like(encode(self.json_text, chunk, chunk_spec.shape))
 
     def _decode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer:
-        decoded = decode(self.json_text, chunk_array.as_numpy_array(), chunk_spec.shape)
-        return chunk_array.from_ndarray_like(decoded)
+        chunk = chunk_array.as_numpy_array()
+        if _holds_references(chunk):
+            b_shape = resolve(self.json_text, chunk_spec.shape)
+            return chunk_array.from_ndarray_like(_reshaped(chunk, tuple(chunk_spec.shape), b_shape))
+        return chunk_array.from_ndarray_like(decode(self.json_text, chunk, chunk_spec.shape))
 
     async def _encode_single(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
         return self._encode_sync(chunk_array, chunk_spec)
 
     async def _decode_single(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer:
         return self._decode_sync(chunk_array, chunk_spec)
+
+
+def _holds_references(chunk: np.ndarray) -> bool:
+    """Variable-width strings and objects: elements the reference cannot move as
+    bytes (they point elsewhere). NumPy moves those, in the same C order."""
+    return bool(chunk.dtype.hasobject or chunk.dtype.kind in "OT")
+
+
+def _reshaped(chunk: np.ndarray, target: Sequence[int], expected: Sequence[int]) -> np.ndarray:
+    """``chunk`` in C order as ``target``, after the reference resolved the shapes;
+    a chunk not of ``expected`` shape is refused as the reference refuses it."""
+    if tuple(chunk.shape) != tuple(int(extent) for extent in expected):
+        raise ShapeMismatch(f"the chunk has shape {list(chunk.shape)}, the codec expects {list(expected)}")
+    return np.reshape(chunk, tuple(int(extent) for extent in target), order="C")
 
 
 def register(*, select: bool = True) -> None:

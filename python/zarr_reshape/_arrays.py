@@ -1,0 +1,60 @@
+"""Encode and decode on NumPy arrays, through the reference's own encode and
+decode: the codec moves elements and never reads them, so every element crosses
+as bytes the reference moves as a whole."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _native
+from ._arguments import Configuration, text
+from ._errors import _from_native
+
+
+def _call(native: Callable[..., np.ndarray], *args: Any) -> np.ndarray:
+    try:
+        return native(*args)
+    except _native.Refused as refused:
+        raise _from_native(refused) from None
+
+
+def check_movable(array: Any) -> np.ndarray:
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected a numpy.ndarray, got {type(array).__name__}")
+    if isinstance(array, np.ma.MaskedArray):
+        raise TypeError("a masked array would lose its mask: reshape its data and its mask one after the other")
+    if array.dtype.hasobject or array.dtype.kind in "OT":
+        raise TypeError(
+            f"data type {array.dtype} holds references (Python objects or strings), not values: "
+            "the reference moves fixed-size elements only"
+        )
+    return array
+
+
+def transform(native: Callable[..., np.ndarray], configuration: Configuration, array: np.ndarray, shape: list[int] | None) -> np.ndarray:
+    """``native`` (``_native.encode`` or ``_native.decode``) on ``array``; ``shape``
+    is A_shape (None for encode: the array's own)."""
+    array = check_movable(array)
+    dtype, configuration_text = array.dtype, text(configuration)
+    if dtype.itemsize in (1, 2, 4, 8):
+        # Any data type of these sizes crosses as the unsigned integer of its size.
+        carrier = np.dtype(f"=u{dtype.itemsize}")
+        return _call(native, configuration_text, array.view(carrier), shape).view(dtype)
+    # Other sizes (complex128, float128, structured, fixed-width text): the rules
+    # and the shapes on a stand-in without memory (a zero-stride view), then the
+    # bytes of each element as one more, trailing dimension that a trailing
+    # input-dims group carries along: ravel(B) == ravel(A) element by element.
+    stand_in = np.broadcast_to(np.zeros((), np.uint8), array.shape)
+    target = _call(native, configuration_text, stand_in, shape).shape
+    if array.size == 0:
+        return np.reshape(array, target)
+    b_shape = target if native is _native.encode else array.shape
+    a_shape = array.shape if native is _native.encode else target
+    with_bytes = json.dumps({"shape": [*map(int, b_shape), [len(a_shape)]]})
+    as_bytes = array[..., np.newaxis].view(np.uint8)
+    moved = _call(native, with_bytes, as_bytes, [*map(int, a_shape), dtype.itemsize])
+    return moved.view(dtype)[..., 0]
+
