@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import textwrap
+import types
 from pathlib import Path
 
 import numpy as np
@@ -72,7 +76,8 @@ def test_filters_combine_and_glob() -> None:
     picked = cases(level="must", operation=["encode", "decode"], match="algorithm.*")
     assert picked
     assert all(c.level == "must" and c.operation in ("encode", "decode") and c.id.startswith("algorithm.") for c in picked)
-    assert cases(match="no such case/*") == []
+    with pytest.raises(ValueError, match="no case matches"):
+        cases(match="no such case/*")
 
 
 def test_params_carry_the_ids() -> None:
@@ -231,3 +236,73 @@ def test_answers_are_the_protocol_forms() -> None:
     nan = np.array([np.nan, -np.inf, 2.5], dtype=np.float64)
     assert json.loads(output_array(nan).json()) == {"shape": [3], "data": ["0x7ff8000000000000", "-Infinity", 2.5]}
     assert output(encoded_shape=(np.uint64(2**64 - 1),)).json() == '{"encoded_shape": [18446744073709551615]}'
+
+
+def _documented_tests() -> dict[str, str]:
+    """The implementer's test as the docs show it: pytest.md and the module docstring."""
+    markdown = (Path(__file__).resolve().parents[1] / "docs" / "pytest.md").read_text(encoding="utf-8")
+    blocks = {"pytest.md": next(b for b in re.findall(r"```python\n(.*?)```", markdown, re.S) if "my_library" in b)}
+    docstring = str(zarr_reshape.vectors.__doc__)
+    # The literal block: the indented lines after "whole test::".
+    after = docstring.split("whole test::\n", 1)[1].splitlines()
+    block = [line for line in after[: next(i for i, line in enumerate(after) if line and not line[0].isspace())]]
+    blocks["vectors.py"] = textwrap.dedent("\n".join(block))
+    return blocks
+
+
+@pytest.mark.parametrize("where", ["pytest.md", "vectors.py"])
+def test_the_documented_pattern_passes_every_resolve_case_with_the_reference(
+    where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = types.ModuleType("my_library")
+    reference.resolve = zarr_reshape.resolve  # type: ignore[attr-defined]
+    reference.ReshapeError = zarr_reshape.ReshapeError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "my_library", reference)
+    namespace: dict[str, object] = {}
+    exec(compile(_documented_tests()[where], where, "exec"), namespace)  # noqa: S102 - our own docs
+    test_resolve = namespace["test_resolve"]
+    assert callable(test_resolve)
+    resolve_cases = cases(operation="resolve")
+    failing = []
+    for case in resolve_cases:
+        try:
+            test_resolve(case)
+        except BaseException as failed:  # noqa: BLE001 - pytest's xfail and skip too
+            failing.append(f"{case.id}: {type(failed).__name__}: {failed}")
+    assert not failing, f"{len(failing)} of {len(resolve_cases)} fail:\n" + "\n".join(failing[:10])
+
+
+@pytest.mark.parametrize(
+    ("filters", "field"),
+    [
+        ({"operation": "map_index"}, "operation"),
+        ({"operation": ["resolve", "map_index"]}, "operation"),
+        ({"level": "MUST"}, "level"),
+        ({"level": ("must", "shall")}, "level"),
+        ({"clause": "nope"}, "clause"),
+        ({"clause": {"input-dims.prefix", "input-dims.prefixx"}}, "clause"),
+    ],
+)
+def test_a_filter_value_that_does_not_exist_is_an_error(filters: dict[str, object], field: str) -> None:
+    valid = {getattr(case, field) for case in ALL}
+    if field == "clause":
+        valid |= {clause["id"] for clause in json.loads(_native.clauses_json())["clauses"]}
+    for select in (cases, params):
+        with pytest.raises(ValueError, match=field) as raised:
+            select(**filters)  # type: ignore[arg-type]
+        message = str(raised.value)
+        assert all(repr(name) in message for name in _names(filters[field]) if name not in valid)
+        assert all(name in message for name in valid), message
+
+
+def _names(value: object) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)  # type: ignore[call-overload]
+
+
+def test_a_match_that_selects_nothing_is_an_error_as_for_the_runner() -> None:
+    assert _native.command_line(["zarr-reshape", "run", "--filter", "no such case/*"]) == 2
+    with pytest.raises(ValueError, match="no case matches"):
+        params(match="no such case/*")
+    # Valid filters that select nothing together are not a typo: no case, no error.
+    empty = [(level, op) for level in {c.level for c in ALL} for op in {c.operation for c in ALL} if not cases(level, op)]
+    assert empty and cases(*empty[0]) == []

@@ -5,13 +5,23 @@ An implementer's whole test::
     import pytest
     from zarr_reshape.vectors import cases, error, output
 
+    import my_library  # the implementation under test
+
     @pytest.mark.parametrize("case", cases(operation="resolve"), ids=str)
     def test_resolve(case):
         try:
-            answer = output(encoded_shape=my_library.resolve(case.configuration, case.decoded_shape))
+            answer = output(encoded_shape=my_library.resolve(case.codec_json, case.decoded_shape))
         except my_library.ReshapeError as refusal:
             answer = error(None, str(refusal))
         case.check(answer)
+
+Give the implementation the whole codec object, never ``case.configuration``
+alone: cases of ``codec.name``, ``core.must-understand`` and
+``configuration.members`` have their fault outside the configuration.
+``case.codec_json`` is its JSON text, numbers as written (for a library that
+reads ``zarr.json`` text); ``case.codec`` the same as Python objects, as
+``json.loads`` gives them (for one that takes a dict): a size written ``1e400``
+is then the float ``inf``.
 
 The embedded suite is exported once per process to a temporary folder, removed
 at exit; ``root=`` reads another vector folder (``zarr-reshape run --cases``).
@@ -51,24 +61,12 @@ from ._answers import (
     output_json,
     skipped,
 )
+from ._select import LEVELS, OPERATIONS, clause_ids, wanted
 from ._known import KnownFailure, KnownFailures, listed_ids, read_bounded
 
 __all__ = [
-    "Answer",
-    "Case",
-    "KnownFailure",
-    "KnownFailures",
-    "Outcome",
-    "cases",
-    "crashed",
-    "error",
-    "known_failures",
-    "output",
-    "output_array",
-    "output_json",
-    "params",
-    "skipped",
-    "suite",
+    "Answer", "Case", "KnownFailure", "KnownFailures", "Outcome", "cases", "crashed", "error",
+    "known_failures", "output", "output_array", "output_json", "params", "skipped", "suite",
 ]
 
 _lock = threading.Lock()
@@ -302,12 +300,6 @@ def suite(root: str | os.PathLike[str] | None = None) -> _native.Suite:
     return _load(root)[0]
 
 
-def _wanted(value: str | Collection[str] | None) -> frozenset[str] | None:
-    if value is None:
-        return None
-    return frozenset([value] if isinstance(value, str) else value)
-
-
 def cases(
     level: str | Collection[str] | None = None,
     operation: str | Collection[str] | None = None,
@@ -320,15 +312,31 @@ def cases(
     ``clause`` (the clause under test, the first) each take one name or several;
     ``match`` is a glob on ids as the runner's ``--filter``.
 
+    Raises:
+        ValueError: a level, operation or clause that does not exist (naming
+            the valid ones), or a ``match`` that no case's id matches (the
+            runner's ``--filter`` refuses it too). Filters that each select
+            cases may still select none together: that is an empty list.
+
     >>> len(cases(level="must", operation="map-index")) > 0
     True
     >>> {c.operation for c in cases(operation=["encode", "decode"])} == {"encode", "decode"}
     True
+    >>> cases(operation="map_index")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: operation: no such operation 'map_index'; valid: decode, encode, map-index, ...
     """
-    levels, operations, clauses = _wanted(level), _wanted(operation), _wanted(clause)
+    loaded = _load(root)[1]
+    # Besides the protocol's names, whatever a root folder's cases use.
+    levels = wanted("level", level, {*LEVELS, *(case.level for case in loaded)})
+    operations = wanted("operation", operation, {*OPERATIONS, *(case.operation for case in loaded)})
+    clauses = wanted("clause", clause, {*clause_ids(), *(case.clause for case in loaded)})
+    if match is not None and not any(fnmatch.fnmatchcase(case.id, match) for case in loaded):
+        raise ValueError(f"match: no case matches {match!r}")  # as the runner's --filter
     return [
         case
-        for case in _load(root)[1]
+        for case in loaded
         if (levels is None or case.level in levels)
         and (operations is None or case.operation in operations)
         and (clauses is None or case.clause in clauses)
@@ -349,7 +357,8 @@ def known_failures(path: str | os.PathLike[str], *, root: str | os.PathLike[str]
     ``clause`` one of its cases' clauses, and no id that the suite lacks (stale).
 
     Raises:
-        ValueError: the file breaks a rule of the format, or lists a stale id.
+        ValueError: the file is not UTF-8 text, breaks a rule of the format, or
+            lists a stale id (the message names the file).
         OSError: it cannot be read, or is not a regular file.
     """
     path = Path(path)
