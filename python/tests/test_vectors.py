@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import zarr_reshape
 from reference_answers import reference_answer
-from zarr_reshape import _native
+from zarr_reshape import _export, _native
 from zarr_reshape._answers import array_from_json, array_to_json
 from zarr_reshape.vectors import (
     Case,
@@ -306,3 +306,63 @@ def test_a_match_that_selects_nothing_is_an_error_as_for_the_runner() -> None:
     # Valid filters that select nothing together are not a typo: no case, no error.
     empty = [(level, op) for level in {c.level for c in ALL} for op in {c.operation for c in ALL} if not cases(level, op)]
     assert empty and cases(*empty[0]) == []
+
+
+def _env(temp_dir: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TMPDIR": str(temp_dir)}
+
+
+def _dead_pid() -> int:
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    return int(ended.stdout)
+
+
+def test_a_killed_session_leaves_its_suite_and_the_next_export_removes_it(tmp_path: Path) -> None:
+    code = "import time; from zarr_reshape import vectors; vectors.cases(); print(vectors._exported, flush=True); time.sleep(60)"
+    killed = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=_env(tmp_path))
+    assert killed.stdout is not None
+    exported = Path(killed.stdout.readline().strip())
+    killed.send_signal(signal.SIGTERM)
+    killed.wait(timeout=30)
+    left = exported.parent
+    assert left.parent == tmp_path and left.is_dir(), "atexit does not run on SIGTERM"
+    assert json.loads((left / "owner.json").read_text())["pid"] == killed.pid
+    later = "from zarr_reshape import vectors; vectors.cases(); print(vectors._exported)"
+    subprocess.run([sys.executable, "-c", later], capture_output=True, text=True, env=_env(tmp_path), check=True)
+    assert not left.exists()
+    assert list(tmp_path.iterdir()) == [], "the later process removed its own folder at exit"
+
+
+def test_only_stale_folders_of_the_scheme_are_removed(tmp_path: Path) -> None:
+    def folder(name: str, pid: int | None) -> Path:
+        made = tmp_path / name
+        (made / "suite").mkdir(parents=True)
+        (made / "suite" / "a-vector.json").write_text("{}")
+        if pid is not None:
+            _export.write_owner_marker(made, pid)
+        return made
+
+    stale = folder(_export.PREFIX + "stale123", _dead_pid())
+    live = folder(_export.PREFIX + "live1234", os.getpid())
+    unmarked = folder(_export.PREFIX + "nomarker", None)
+    other_name = folder("someone-else-" + "stale123", _dead_pid())
+    broken = folder(_export.PREFIX + "broken12", None)
+    (broken / "owner.json").write_text('{"scheme": "zarr-reshape-suite", "pid": "not a number"}')
+    link = tmp_path / (_export.PREFIX + "alink123")
+    link.symlink_to(stale, target_is_directory=True)
+    marker_link = folder(_export.PREFIX + "mlink123", None)
+    (marker_link / "owner.json").symlink_to(stale / "owner.json")
+    assert _export.remove_stale_exports(tmp_path) == [stale]
+    assert not stale.exists()
+    for kept in (live, unmarked, other_name, broken, marker_link):
+        assert (kept / "suite" / "a-vector.json").is_file(), kept
+    assert link.is_symlink()
+
+
+def test_a_reused_pid_with_another_start_time_is_stale(tmp_path: Path) -> None:
+    if _export._start_time(os.getpid()) is None:
+        pytest.skip("no process start times on this system")
+    reused = tmp_path / (_export.PREFIX + "reused12")
+    reused.mkdir()
+    (reused / "owner.json").write_text(json.dumps({"scheme": "zarr-reshape-suite", "pid": os.getppid(), "start_time": "1"}))
+    assert _export.remove_stale_exports(tmp_path) == [reused]

@@ -41,7 +41,6 @@ import fnmatch
 import json
 import os
 import shutil
-import tempfile
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -61,6 +60,7 @@ from ._answers import (
     output_json,
     skipped,
 )
+from ._export import make_export_folder
 from ._select import LEVELS, OPERATIONS, clause_ids, wanted
 from ._known import KnownFailure, KnownFailures, listed_ids, read_bounded
 
@@ -261,7 +261,8 @@ def _embedded_root() -> Path:
     """The embedded suite, exported on first use into a folder this process made."""
     global _exported
     if _exported is None:
-        made = Path(tempfile.mkdtemp(prefix="zarr-reshape-suite-"))
+        # Marked as this process's: a later process removes it if this one is killed.
+        made = make_export_folder()
         # Remove only the folder made here, at exit, whatever happens before.
         atexit.register(shutil.rmtree, made, True)
         root = made / "suite"
