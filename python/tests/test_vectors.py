@@ -366,3 +366,26 @@ def test_a_reused_pid_with_another_start_time_is_stale(tmp_path: Path) -> None:
     reused.mkdir()
     (reused / "owner.json").write_text(json.dumps({"scheme": "zarr-reshape-suite", "pid": os.getppid(), "start_time": "1"}))
     assert _export.remove_stale_exports(tmp_path) == [reused]
+
+
+def _runner_accepts(expectations: Path) -> bool:
+    """Whether the runner starts a run (exit 0 or 1) with these expectations, rather than refusing them (2)."""
+    code = _native.command_line(["zarr-reshape", "run", "--expectations", str(expectations), "--filter", ALL[0].id])
+    assert code in (0, 1, 2)
+    return code != 2
+
+
+def test_an_expectations_file_that_is_not_utf8_is_named_as_the_runner_names_it(tmp_path: Path) -> None:
+    latin1 = tmp_path / "latin-1.toml"
+    latin1.write_bytes(_entry(ALL[0]).replace("the prefix rule", "the pr\u00e9fix rule").encode("latin-1"))
+    assert not _runner_accepts(latin1)
+    with pytest.raises(ValueError, match=re.escape(f"{latin1}: not UTF-8")):
+        known_failures(latin1)
+
+
+def test_an_entry_with_no_ids_is_accepted_as_the_runner_accepts_it(tmp_path: Path) -> None:
+    empty = tmp_path / "empty-ids.toml"
+    empty.write_text(_entry(ALL[0]).replace(f"[{json.dumps(ALL[0].id)}]", "[]"))
+    assert "ids = []" in empty.read_text()
+    assert _runner_accepts(empty)
+    assert len(known_failures(empty)) == 0

@@ -51,7 +51,12 @@ def listed_ids(text: str) -> set[str]:
 
 
 def read_bounded(path: Path) -> str:
-    """The text of a regular file of at most 16 MiB, as the runner reads it."""
+    """The text of a regular file of at most 16 MiB, as the runner reads it.
+
+    Raises:
+        OSError: it cannot be read, is not a regular file, or is too large.
+        ValueError: it is not UTF-8 text.
+    """
     # O_NONBLOCK: opening a FIFO must not hang; the type is checked on the open file.
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
@@ -66,4 +71,8 @@ def read_bounded(path: Path) -> str:
         os.close(descriptor)
     if len(data) > MAX_EXPECTATIONS_BYTES:
         raise OSError(f"{path}: larger than {MAX_EXPECTATIONS_BYTES} bytes")
-    return data.decode("utf-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as undecodable:
+        # As the runner says it, with the file's name (UnicodeDecodeError has none).
+        raise ValueError(f"{path}: not UTF-8 text (byte {undecodable.start})") from None
