@@ -4,7 +4,10 @@ per-clause summary, the exit status, and --zarr-reshape-expectations."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from collections import Counter
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -155,3 +158,44 @@ def test_the_nd_image_codecs_example_lists_exactly_what_fails(pytester: pytest.P
     result = pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider", "-q", str(example))
     result.assert_outcomes(passed=len(chosen) - listed, xfailed=listed)
     assert result.ret == pytest.ExitCode.OK
+
+
+def test_an_expectations_file_that_is_not_utf8_is_a_usage_error_naming_it(pytester: pytest.Pytester) -> None:
+    latin1 = pytester.path / "latin-1.toml"
+    latin1.write_bytes('[[failure]]\nids = []\nclause = "shape.size"\nreason = "pr\u00e9fix"\n'.encode("latin-1"))
+    result = _run(pytester, REFERENCE, f"--zarr-reshape-expectations={latin1}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"{latin1}: not UTF-8" in result.stderr.str()
+
+
+HEAVY = ("numpy", "zarr_reshape._native", "zarr_reshape.vectors")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="zarr_reshape/__init__.py imports the reference eagerly; passes once it imports it on first use",
+)
+def test_importing_the_plugin_imports_nothing_heavy() -> None:
+    code = "import sys, zarr_reshape.pytest_plugin; print([m for m in sys.modules if m.split('.')[0] == 'numpy' or m in %r])" % (HEAVY,)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert printed.stdout.strip() == "[]"
+
+
+def test_a_session_that_never_uses_the_cases_never_imports_them(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    pytester.makepyfile(
+        test_plain="""
+import sys
+import pytest
+
+@pytest.mark.parametrize("x", [1, 2])
+def test_plain(x):
+    pass
+
+def test_zz_after():
+    assert "zarr_reshape.vectors" not in sys.modules
+"""
+    )
+    result = pytester.runpytest_subprocess(*PLUGIN, "-p", "no:cacheprovider", "--zarr-reshape-summary")
+    result.assert_outcomes(passed=3)

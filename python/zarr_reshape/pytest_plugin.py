@@ -11,6 +11,10 @@ among its parameters, prints a table per clause (the clause under test: pass,
 fail, known, skip, error) and names every case that breaks the run, as
 ``zarr-reshape run`` does; the session exits nonzero when one did.
 
+Importing it costs nothing: it imports :mod:`zarr_reshape.vectors` (NumPy, the
+native module) only once a session asks for it, through an option or a test
+that uses the cases.
+
 ``--zarr-reshape-expectations FILE`` makes :meth:`Case.check` use that file's known
 failures by default; the fixture ``zarr_reshape_known`` gives them (``None``
 without the option).
@@ -18,6 +22,7 @@ without the option).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Generator
 from dataclasses import dataclass, field
@@ -107,9 +112,11 @@ def _case_of(item: pytest.Item) -> Case | None:
     callspec = getattr(item, "callspec", None)
     if callspec is None:
         return None
-    from .vectors import Case
-
-    return next((value for value in callspec.params.values() if isinstance(value, Case)), None)
+    vectors = sys.modules.get("zarr_reshape.vectors")
+    if vectors is None:
+        return None  # never imported in this session: no parameter can be a Case
+    case_type: type[Case] = vectors.Case
+    return next((value for value in callspec.params.values() if isinstance(value, case_type)), None)
 
 
 @pytest.hookimpl(hookwrapper=True)
