@@ -171,10 +171,6 @@ def test_an_expectations_file_that_is_not_utf8_is_a_usage_error_naming_it(pytest
 HEAVY = ("numpy", "zarr_reshape._native", "zarr_reshape.vectors")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="zarr_reshape/__init__.py imports the reference eagerly; passes once it imports it on first use",
-)
 def test_importing_the_plugin_imports_nothing_heavy() -> None:
     code = "import sys, zarr_reshape.pytest_plugin; print([m for m in sys.modules if m.split('.')[0] == 'numpy' or m in %r])" % (HEAVY,)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

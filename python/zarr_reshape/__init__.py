@@ -13,22 +13,9 @@
 (6, 4)
 """
 
-from . import _native
-from ._api import (
-    ChainShapes,
-    broken_rules,
-    Configuration,
-    Explanation,
-    Step,
-    decode,
-    encode,
-    explain,
-    map_index,
-    map_region,
-    resolve,
-    resolve_chain,
-    unmap_index,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._errors import (
     ElementCountMismatch,
     InputDimOutOfRange,
@@ -44,12 +31,52 @@ from ._errors import (
     error_class,
 )
 
-#: The package's version (the Rust crates').
-__version__: str = _native.VERSION
-#: The release of the embedded suite, e.g. ``"3.0.0"``.
-SUITE_VERSION: str = _native.SUITE_VERSION
-#: The vector format the embedded suite is written in.
-VECTOR_FORMAT: int = _native.VECTOR_FORMAT
+if TYPE_CHECKING:
+    from . import _native
+    from ._api import (
+        ChainShapes,
+        Configuration,
+        Explanation,
+        Step,
+        broken_rules,
+        decode,
+        encode,
+        explain,
+        map_index,
+        map_region,
+        resolve,
+        resolve_chain,
+        unmap_index,
+    )
+
+    __version__: str
+    SUITE_VERSION: str
+    VECTOR_FORMAT: int
+
+# The reference (NumPy, the native module) is imported on first use, not with the
+# package: the pytest plugin (zarr_reshape.pytest_plugin) loads in every pytest
+# session of anyone who has the package installed, and must cost nothing there.
+_FROM_API = frozenset(
+    {"ChainShapes", "Configuration", "Explanation", "Step", "broken_rules", "decode", "encode", "explain",
+     "map_index", "map_region", "resolve", "resolve_chain", "unmap_index"}
+)
+#: ``__version__`` (the Rust crates'), ``SUITE_VERSION`` (the embedded suite's release,
+#: e.g. ``"3.0.0"``) and ``VECTOR_FORMAT`` (its vector format), from the native module.
+_FROM_NATIVE = {"__version__": "VERSION", "SUITE_VERSION": "SUITE_VERSION", "VECTOR_FORMAT": "VECTOR_FORMAT"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_API:
+        value = getattr(importlib.import_module("._api", __name__), name)
+    elif name in _FROM_NATIVE:
+        value = getattr(importlib.import_module("._native", __name__), _FROM_NATIVE[name])
+    elif name == "_native":
+        value = importlib.import_module("._native", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # once: later lookups find it without this function
+    return value
+
 
 __all__ = [
     "ChainShapes",
