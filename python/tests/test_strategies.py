@@ -3,7 +3,6 @@ assert_matches_reference finds a planted bug and passes the reference."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import time
@@ -21,6 +20,9 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from zarr_reshape import _native  # noqa: E402
 from zarr_reshape import strategies as S  # noqa: E402
+from zarr_reshape import vectors  # noqa: E402
+
+from planted_codecs import FLAWS, PlantedCodec, Refusal  # noqa: E402
 
 # Deterministic in CI: the same examples on every run, no database written.
 FIXED = settings(derandomize=True, database=None, deadline=None, max_examples=60)
@@ -50,6 +52,50 @@ def _classes(expect: dict[str, Any]) -> set[str]:
 def test_every_valid_pair_resolves_to_its_stated_shape(pair: S.ValidPair) -> None:
     assert list(zarr_reshape.resolve(pair.configuration, pair.decoded_shape)) == pair.encoded_shape
     assert math.prod(pair.encoded_shape) == math.prod(pair.decoded_shape)
+
+
+def _holds(combination: str, pair: S.ValidPair) -> bool:
+    """What VALID_COMBINATIONS says of ``combination``, checked on the configuration."""
+    shape, decoded = pair.configuration["shape"], pair.decoded_shape
+    groups = [element for element in shape if isinstance(element, list)]
+    sizes = [element for element in shape if not isinstance(element, list) and element != -1]
+    if combination == "auto-with-group":
+        return -1 in shape and any(math.prod(decoded[d] for d in group) > 1 for group in groups)
+    if combination == "auto-with-sizes":
+        return -1 in shape and any(size > 1 for size in sizes)
+    if combination == "multi-dim-group":
+        return any(len(group) >= 2 for group in groups)
+    if combination == "size-beside-group":
+        kinds = ["group" if isinstance(e, list) else "auto" if e == -1 else "size" for e in shape]
+        return any({a, b} == {"group", "size"} for a, b in zip(kinds, kinds[1:], strict=False))
+    if combination == "rank-1":
+        return len(decoded) == 1 or len(pair.encoded_shape) == 1
+    return combination == "any"
+
+
+@pytest.mark.parametrize("combination", list(S.VALID_COMBINATIONS))
+def test_every_draw_of_a_combination_holds_it(combination: str) -> None:
+    @FIXED
+    @given(S.valid_pairs(combination, max_rank=3))
+    def check(pair: S.ValidPair) -> None:
+        assert _holds(combination, pair), pair
+        assert list(zarr_reshape.resolve(pair.configuration, pair.decoded_shape)) == pair.encoded_shape
+        assert 1 <= len(pair.decoded_shape) <= 3
+
+    check()
+
+
+def test_the_default_valid_pairs_draw_every_combination() -> None:
+    drawn: list[S.ValidPair] = []
+
+    @FIXED
+    @given(S.valid_pairs())
+    def collect(pair: S.ValidPair) -> None:
+        drawn.append(pair)
+
+    collect()
+    for combination in S.VALID_COMBINATIONS:  # each about one draw in six, and more by chance
+        assert sum(_holds(combination, pair) for pair in drawn) >= len(drawn) // 10, combination
 
 
 def test_must_clauses_come_from_the_registry() -> None:
@@ -131,111 +177,54 @@ def test_invalid_chains_are_refused_with_their_class(chain: S.Chain) -> None:
         zarr_reshape.resolve_chain(chain.codecs, chain.chunk_shape, chain.data_type)
 
 
-class Refusal(ValueError):
-    def __init__(self, error_class: str) -> None:
-        super().__init__(error_class)
-        self.error_class = error_class
+_FLAW_CLAUSE = {"prefix": "input-dims.prefix", "auto": "shape.auto.value"}
 
 
-class PrefixForgettingCodec:
-    """A small reshape codec in plain Python that checks every rule but
-    input-dims.prefix (the planted bug); counts its calls."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.first_skip: int | None = None  # the call on which the missing rule first mattered
-
-    def resolve(self, configuration: Any, decoded_shape: list[int]) -> list[int]:
-        self.calls += 1
-        if isinstance(configuration, dict) and "name" in configuration:
-            if set(configuration) - {"name", "configuration"} or configuration["name"] != "reshape":
-                raise Refusal("malformed-configuration")
-            if "configuration" not in configuration:
-                raise Refusal("malformed-configuration")
-            configuration = configuration["configuration"]
-        if (
-            not isinstance(configuration, dict)
-            or set(configuration) != {"shape"}
-            or not isinstance(configuration["shape"], list)
-        ):
-            raise Refusal("malformed-configuration")
-        elements = configuration["shape"]
-        for element in elements:
-            parts = element if isinstance(element, list) else [element]
-            if any(isinstance(part, bool) or not isinstance(part, int) for part in parts):
-                raise Refusal("malformed-configuration")
-            if isinstance(element, list) and any(dim < 0 for dim in element):
-                raise Refusal("malformed-configuration")
-            if not isinstance(element, list) and element != -1 and element < 1:
-                raise Refusal("invalid-size")
-        if elements.count(-1) > 1:
-            raise Refusal("repeated-auto")
-        flat = [dim for element in elements if isinstance(element, list) for dim in element]
-        if any(later <= earlier for earlier, later in itertools.pairwise(flat)):
-            raise Refusal("input-dims-not-increasing")
-        if any(dim >= len(decoded_shape) for dim in flat):
-            raise Refusal("input-dim-out-of-range")
-        extents = [math.prod(decoded_shape[d] for d in e) if isinstance(e, list) else e for e in elements]
-        total = math.prod(decoded_shape)
-        if -1 in elements:
-            known = math.prod(extent for extent in extents if extent != -1)
-            if known == 0 or total % known:
-                raise Refusal("element-count-mismatch")
-            extents[elements.index(-1)] = total // known
-        elif math.prod(extents) != total:
-            raise Refusal("element-count-mismatch")
-        for i, element in enumerate(elements):
-            if isinstance(element, list) and element:
-                # input-dims.prefix is not checked here: the planted bug.
-                if self.first_skip is None and math.prod(extents[:i]) != math.prod(decoded_shape[: element[0]]):
-                    self.first_skip = self.calls
-                if math.prod(extents[i + 1 :]) != math.prod(decoded_shape[element[-1] + 1 :]):
-                    raise Refusal("input-dims-misaligned")
-        return extents
-
-    def encode(self, configuration: Any, array: np.ndarray) -> np.ndarray:
-        return array.reshape(self.resolve(configuration, list(array.shape)))
-
-    def decode(self, configuration: Any, array: np.ndarray, decoded_shape: list[int]) -> np.ndarray:
-        if list(array.shape) != self.resolve(configuration, decoded_shape):
-            raise Refusal("shape-mismatch")
-        return array.reshape(decoded_shape)
-
-
-def test_assert_matches_reference_finds_the_planted_prefix_bug(
-    suite_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("flaw", FLAWS)
+def test_assert_matches_reference_finds_a_planted_bug(
+    flaw: str, suite_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    codec = PrefixForgettingCodec()
+    """The prefix bug is found in the invalid pairs of its clause, the reviewer's
+    -1 bug (a plain function, as the reviewer passed it) in the valid pairs of
+    the combination auto-with-group: each within the default 100 examples."""
+    codec = PlantedCodec(flaw)
     started = time.perf_counter()
     with pytest.raises(S.ReferenceMismatch) as found:
-        assert_default_budget(codec)
+        assert_default_budget(codec if flaw == "prefix" else codec.resolve)
     elapsed = time.perf_counter() - started
-    assert codec.first_skip is not None and codec.first_skip <= 100  # within the default 100 examples
+    assert codec.first_changed is not None and codec.first_changed <= 100
     with capsys.disabled():
         print(
-            f"\nplanted prefix bug: first drawn on call {codec.first_skip}; "
+            f"\nplanted {flaw} bug: first drawn on example {codec.first_changed}; "
             f"{codec.calls} calls with shrinking; {elapsed:.2f} s"
         )
 
     message = str(found.value)
     printed = json.loads(message[message.index("\n{") + 1 :])
-    assert printed == found.value.vector
-    assert printed["clauses"][0] == "input-dims.prefix" and printed["operation"] in ("resolve", "encode")
-    assert printed["expect"] == {"error": "input-dims-misaligned"}
+    assert printed == found.value.vector and printed["operation"] in ("resolve", "encode")
+    shape, decoded_shape = printed["configuration"]["shape"], printed["decoded_shape"]
+    if flaw == "prefix":
+        assert printed["clauses"][0] == "input-dims.prefix"
+        assert printed["expect"] == {"error": "input-dims-misaligned"}
+    else:  # shrunk to a -1 beside a group that takes more than one element
+        assert _FLAW_CLAUSE[flaw] in printed["clauses"] and -1 in shape
+        assert any(isinstance(e, list) and math.prod(decoded_shape[d] for d in e) > 1 for e in shape)
+        assert printed["expect"] == {"encoded_shape": list(zarr_reshape.resolve(printed["configuration"], decoded_shape))}
     schema = json.loads((suite_root / "vector.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate({"format": 1, "cases": [printed]})
 
     # Pasted into a vector file, the case passes the reference and fails the codec.
-    root = tmp_path / "vectors"
-    (root / "input-dims.prefix").mkdir(parents=True)
-    (root / "clauses.json").write_text(_native.clauses_json())
     folder, name = printed["id"].split("/")
-    (root / folder / f"{name}.json").write_text(json.dumps({"format": 1, "cases": [printed]}))
-    pasted = _native.Suite(root)
-    reference_answer = {"error": {"class": "input-dims-misaligned", "message": "the reference"}}
-    assert pasted.judge(printed["id"], json.dumps(reference_answer), True)[0] == "pass"
-    outcome, reason = pasted.judge(printed["id"], json.dumps(found.value.answer), False)
-    assert outcome == "fail" and "input-dims-misaligned" in reason, reason
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / f"{name}.json").write_text(json.dumps({"format": 1, "cases": [printed]}))
+    (case,) = vectors.cases(root=tmp_path, match=printed["id"])
+    expected = printed["expect"]
+    reference_answer = (
+        vectors.error(expected["error"], "the reference") if "error" in expected else vectors.output(**expected)
+    )
+    assert case.judge(reference_answer).passed
+    outcome = case.judge(vectors.Answer(found.value.answer))
+    assert outcome.name == "fail", outcome
 
 
 def assert_default_budget(codec: Any) -> None:

@@ -26,6 +26,7 @@ from ._strategies_pairs import (
     invalid_pairs,
     valid_pairs,
 )
+from ._strategies_plans import combinations_of
 from ._strategies_vectors import ReferenceMismatch, array_json, as_vector, chain_json, chain_vector, vector_text
 
 
@@ -256,22 +257,27 @@ def assert_matches_reference(
     codec = _as_codec(codec_like)
     chosen = list(INVALID_CLAUSES) if clauses is None else list(clauses)
     chained = with_chains and callable(getattr(codec, "resolve_chain", None))
-    kinds = chosen + (["valid"] if valid else []) + (["chains"] if chained else [])  # single-rule draws first
+    bounds = Bounds(min_rank=1, max_rank=max_rank, max_extent=max_extent)
+    combinations = [f"valid:{name}" for name in combinations_of(None, bounds)] if valid else []
+    kinds = chosen + combinations + (["chains"] if chained else [])  # single-rule draws first
     if not kinds:
         raise ValueError("nothing to test: valid=False and no clauses")
-    bounds = Bounds(min_rank=1, max_rank=max_rank, max_extent=max_extent)
     operations = ["resolve"] + [name for name in ("encode", "decode") if callable(getattr(codec, name, None))]
     dtypes = [np.dtype(name) for name in data_types]
     base = settings if settings is not None else hypothesis.settings(deadline=None)
     # One Hypothesis run per kind of draw, sharing the budget: drawn from one
     # sampled_from, kinds cluster (Hypothesis mutates earlier examples), and a
     # third of unseeded runs of 100 examples never drew a prefix-only pair.
-    # Each clause gets an equal share, valid pairs the rest (at least a quarter).
+    # Each clause gets an equal share, valid pairs the rest (at least a quarter),
+    # split again by combination: 35 free valid draws held no -1 beside a group.
     share = max(1, base.max_examples * 3 // (4 * len(chosen))) if chosen else 0
     budget = {clause: share for clause in chosen}
     rest = max(share, base.max_examples - share * len(chosen), 2)
-    if valid:
-        budget["valid"] = rest - rest // 2 if chained else rest
+    if combinations:
+        valid_budget = rest - rest // 2 if chained else rest
+        each = max(1, valid_budget // len(combinations))
+        budget.update({kind: each for kind in combinations})
+        budget["valid:any"] = max(each, valid_budget - each * (len(combinations) - 1))  # the rest, free
     if chained:
         budget["chains"] = rest // 2 if valid else rest
 
@@ -286,7 +292,9 @@ def assert_matches_reference(
         if kind == "chains":
             return run_chains()
         source: st.SearchStrategy[ValidPair] | st.SearchStrategy[InvalidPair] = (
-            valid_pairs(codec_objects=True, **bounds) if kind == "valid" else invalid_pairs(kind, **bounds)
+            valid_pairs(kind.removeprefix("valid:"), codec_objects=True, **bounds)
+            if kind.startswith("valid:")
+            else invalid_pairs(kind, **bounds)
         )
 
         def body(data: st.DataObject) -> None:

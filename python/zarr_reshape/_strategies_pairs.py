@@ -1,25 +1,46 @@
 """Valid and invalid (configuration, decoded shape) pairs, built constructively.
 
-A pair starts from a *plan*: the decoded shape cut into consecutive runs of
-dimensions (segments), each written as one input-dims group, as sizes whose
-product is the run's, or as -1. Every plan resolves, so a valid pair needs no
-filtering; an invalid pair edits a plan so that exactly one rule breaks.
-Public names are re-exported by :mod:`zarr_reshape.strategies`.
+A pair starts from a *plan* (:mod:`._strategies_plans`): every plan resolves,
+so a valid pair needs no filtering; an invalid pair edits a plan so that
+exactly one rule breaks. Public names are re-exported by
+:mod:`zarr_reshape.strategies`.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypedDict
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
 from . import _native
 from ._api import broken_rules
+from ._strategies_plans import (
+    VALID_COMBINATIONS,
+    Bounds,
+    ValidPair,
+    _Plan,
+    _plans,
+    _Segment,
+    combinations_of,
+    plans_of,
+)
+
+__all__ = [
+    "ALSO_ACCEPTED",
+    "DATA_TYPES",
+    "INVALID_CLAUSES",
+    "MUST_CLAUSES",
+    "VALID_COMBINATIONS",
+    "Bounds",
+    "InvalidPair",
+    "ValidPair",
+    "invalid_pairs",
+    "valid_pairs",
+    "valid_pairs_for",
+]
 
 #: Core data types of the suite (Zarr v3 names; NumPy's dtype names too).
 DATA_TYPES: tuple[str, ...] = (
@@ -71,22 +92,6 @@ INVALID_CLAUSES: dict[str, str] = {
 ALSO_ACCEPTED: dict[str, tuple[str, ...]] = {"shape.input-dims": ("input-dim-out-of-range",)}
 
 
-class Bounds(TypedDict):
-    """The size of what the pair strategies draw."""
-
-    min_rank: int
-    max_rank: int
-    max_extent: int
-
-
-class ValidPair(NamedTuple):
-    """A configuration the reference accepts on ``decoded_shape``, and its B_shape."""
-
-    configuration: Any
-    decoded_shape: list[int]
-    encoded_shape: list[int]
-
-
 class InvalidPair(NamedTuple):
     """A configuration that breaks ``clause`` (and no other rule) on ``decoded_shape``."""
 
@@ -101,101 +106,30 @@ class InvalidPair(NamedTuple):
         return (self.error_class, *ALSO_ACCEPTED.get(self.clause, ()))
 
 
-@dataclass
-class _Segment:
-    """A run of consecutive decoded dims and how ``shape`` writes it."""
-
-    extents: list[int]
-    kind: str  # "dims", "sizes" or "auto"
-    sizes: list[int] = field(default_factory=list)
-    skipped: set[int] = field(default_factory=set)  # unit dims left out of a group
-    repeated: int | None = None  # a dim written twice (breaks input-dims.increasing)
-
-
-@dataclass
-class _Plan:
-    segments: list[_Segment]
-
-    def decoded_shape(self) -> list[int]:
-        return [extent for segment in self.segments for extent in segment.extents]
-
-    def elements(self) -> list[Any]:
-        """The ``shape`` elements, each with its B extent."""
-        out: list[Any] = []
-        first = 0
-        for segment in self.segments:
-            if segment.kind == "dims":
-                dims = [first + i for i in range(len(segment.extents)) if i not in segment.skipped]
-                if segment.repeated is not None:
-                    dims.insert(dims.index(first + segment.repeated), first + segment.repeated)
-                out.append((dims, math.prod(segment.extents)))
-            elif segment.kind == "auto":
-                out.append((-1, math.prod(segment.extents)))
-            else:
-                out.extend((size, size) for size in segment.sizes)
-            first += len(segment.extents)
-        return out
-
-    def pair(self) -> ValidPair:
-        elements = self.elements()
-        return ValidPair({"shape": [e for e, _ in elements]}, self.decoded_shape(), [b for _, b in elements])
-
-
-def _divisors(n: int) -> list[int]:
-    return [d for d in range(1, n + 1) if n % d == 0]
-
-
-@st.composite
-def _plans(
-    draw: st.DrawFn,
+def valid_pairs(
+    combination: str | Sequence[str] | None = None,
     *,
     min_rank: int = 1,
     max_rank: int = 4,
     max_extent: int = 6,
-    kinds: tuple[str, ...] = ("dims", "sizes", "auto"),
-    unit_elements: bool = True,
-    extents: tuple[int, ...] | None = None,
-) -> _Plan:
-    if extents is None:
-        drawn_rank = draw(st.integers(min_rank, max_rank))
-        extents = tuple(draw(st.lists(st.integers(1, max_extent), min_size=drawn_rank, max_size=drawn_rank)))
-    rank = len(extents)
-    cuts = sorted(draw(st.sets(st.integers(1, rank - 1), max_size=rank - 1))) if rank > 1 else []
-    bounds = [0, *cuts, rank]
-    segments: list[_Segment] = []
-    auto_used = False
-    for start, stop in itertools.pairwise(bounds):
-        run = list(extents[start:stop])
-        allowed = [k for k in kinds if not (k == "auto" and auto_used)] or ["sizes"]
-        kind = draw(st.sampled_from(allowed))
-        auto_used |= kind == "auto"
-        segment = _Segment(run, kind)
-        if kind == "sizes":  # the run's product, split in one or two sizes
-            total = math.prod(run)
-            first = draw(st.sampled_from(_divisors(total)))
-            segment.sizes = [first, total // first] if first not in (1, total) and draw(st.booleans()) else [total]
-        elif kind == "dims":  # a unit dim may be left out, as long as one dim stays
-            units = [i for i, e in enumerate(run) if e == 1]
-            segment.skipped = (
-                set(draw(st.lists(st.sampled_from(units), unique=True, max_size=len(run) - 1))) if units else set()
-            )
-        segments.append(segment)
-    if unit_elements and draw(st.booleans()):  # a size 1 (or the -1, then 1) covering no dim
-        kind = "auto" if "auto" in kinds and not auto_used and draw(st.booleans()) else "sizes"
-        segments.insert(draw(st.integers(0, len(segments))), _Segment([], kind, [1] if kind == "sizes" else []))
-    return _Plan(segments)
-
-
-def valid_pairs(
-    *, min_rank: int = 1, max_rank: int = 4, max_extent: int = 6, codec_objects: bool = False
+    codec_objects: bool = False,
 ) -> st.SearchStrategy[ValidPair]:
     """Pairs the reference accepts, with the B_shape computed from their construction.
 
+    Every draw holds ``combination`` (one of :data:`VALID_COMBINATIONS`, or
+    several); by default each draw first picks one of them, so a -1 beside a
+    group, a -1 beside sizes, a group of several dims, a size beside a group
+    and a rank-1 end each come in about one draw in six.
     Extents are positive and ranks at least 1, so every draw is accepted under
     every documented reading (no empty input-dims group, no rank 0, no zero extent).
     With ``codec_objects``, some configurations come as whole codec objects.
+
+    >>> from hypothesis import find, settings
+    >>> find(valid_pairs("auto-with-group"), lambda pair: True, settings=settings(database=None))
+    ValidPair(configuration={'shape': [-1, [0]]}, decoded_shape=[2], encoded_shape=[1, 2])
     """
-    pairs = _plans(min_rank=min_rank, max_rank=max_rank, max_extent=max_extent).map(_Plan.pair)
+    bounds = Bounds(min_rank=min_rank, max_rank=max_rank, max_extent=max_extent)
+    pairs = plans_of(combinations_of(combination, bounds), bounds).map(_Plan.pair)
     if not codec_objects:
         return pairs
     return st.tuples(pairs, st.booleans()).map(

@@ -5,9 +5,11 @@ Needs the ``hypothesis`` extra (``pip install "zarr-reshape[hypothesis]"``).
 - :func:`decoded_shapes`, :func:`configurations`: the raw material, well formed
   or (``malformed=True``) not.
 - :func:`valid_pairs`: ``(configuration, decoded_shape, encoded_shape)`` that the
-  reference accepts, built from the decoded shape's dims (no filtering).
+  reference accepts, built from the decoded shape's dims (no filtering), each
+  draw holding one of :data:`VALID_COMBINATIONS` (a -1 beside a group, ...).
 - :func:`invalid_pairs`: ``(configuration, decoded_shape, error_class, clause)``
-  breaking one chosen rule, each draw checked with :func:`zarr_reshape.explain`.
+  breaking one chosen rule, each draw checked with :func:`zarr_reshape.broken_rules`
+  (the stated rule broken first, every rule broken of a class the pair accepts).
 - :func:`chains`: ``codecs`` lists with transpose and sharding around reshape.
 - :func:`arrays`: NumPy arrays of every data type of the suite.
 - :func:`assert_matches_reference`: a Hypothesis test of any codec against the
@@ -40,6 +42,7 @@ from ._strategies_pairs import (
     DATA_TYPES,
     INVALID_CLAUSES,
     MUST_CLAUSES,
+    VALID_COMBINATIONS,
     InvalidPair,
     ValidPair,
     invalid_pairs,
@@ -57,6 +60,7 @@ __all__ = [
     "InvalidPair",
     "MUST_CLAUSES",
     "ReferenceMismatch",
+    "VALID_COMBINATIONS",
     "ValidPair",
     "array_json",
     "arrays",
