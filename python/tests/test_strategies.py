@@ -3,6 +3,7 @@ assert_matches_reference finds a planted bug and passes the reference."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
@@ -67,7 +68,7 @@ def _holds(combination: str, pair: S.ValidPair) -> bool:
         return any(len(group) >= 2 for group in groups)
     if combination == "size-beside-group":
         kinds = ["group" if isinstance(e, list) else "auto" if e == -1 else "size" for e in shape]
-        return any({a, b} == {"group", "size"} for a, b in zip(kinds, kinds[1:], strict=False))
+        return any({a, b} == {"group", "size"} for a, b in itertools.pairwise(kinds))
     if combination == "rank-1":
         return len(decoded) == 1 or len(pair.encoded_shape) == 1
     return combination == "any"
@@ -209,7 +210,8 @@ def test_assert_matches_reference_finds_a_planted_bug(
     else:  # shrunk to a -1 beside a group that takes more than one element
         assert _FLAW_CLAUSE[flaw] in printed["clauses"] and -1 in shape
         assert any(isinstance(e, list) and math.prod(decoded_shape[d] for d in e) > 1 for e in shape)
-        assert printed["expect"] == {"encoded_shape": list(zarr_reshape.resolve(printed["configuration"], decoded_shape))}
+        resolved = zarr_reshape.resolve(printed["configuration"], decoded_shape)
+        assert printed["expect"] == {"encoded_shape": list(resolved)}
     schema = json.loads((suite_root / "vector.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate({"format": 1, "cases": [printed]})
 
@@ -310,6 +312,7 @@ def test_the_examples_of_the_strategies_page_run(capsys: pytest.CaptureFixture[s
         exec(compile(block.split("```")[0], str(page), "exec"), namespace)  # noqa: S102 - our own page
     printed = capsys.readouterr().out
     assert '"input-dims.prefix/hypothesis-' in printed and "input-dims-misaligned" in printed
+    assert "Outcome(name='fail'" in printed  # the pasted case, judged through zarr_reshape.vectors
 
 
 def test_malformed_configurations_are_refused_never_crash() -> None:

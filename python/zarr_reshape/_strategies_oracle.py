@@ -251,7 +251,7 @@ def assert_matches_reference(
     >>> import zarr_reshape
     >>> from hypothesis import settings
     >>> from zarr_reshape.strategies import assert_matches_reference
-    >>> quick = settings(max_examples=20, derandomize=True, database=None)
+    >>> quick = settings(max_examples=20, derandomize=True, database=None, deadline=None)
     >>> assert_matches_reference(zarr_reshape.resolve, settings=quick)
     """
     codec = _as_codec(codec_like)

@@ -30,7 +30,8 @@ class ReferenceMismatch(AssertionError):
         self.vector = vector
         #: The codec's answer as a result of the conformance protocol
         #: (the operation's output, ``{"encoded_shape": [...]}``, or
-        #: ``{"error": {"class", "message"}}``), for ``Suite.judge``.
+        #: ``{"error": {"class", "message"}}``), for
+        #: ``zarr_reshape.vectors.Case.judge(zarr_reshape.vectors.Answer(answer))``.
         self.answer = answer
 
 

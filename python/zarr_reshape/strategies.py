@@ -19,7 +19,7 @@ Needs the ``hypothesis`` extra (``pip install "zarr-reshape[hypothesis]"``).
 >>> from hypothesis import given, settings
 >>> import zarr_reshape
 >>> from zarr_reshape.strategies import valid_pairs
->>> @settings(max_examples=20, derandomize=True, database=None)
+>>> @settings(max_examples=20, derandomize=True, database=None, deadline=None)
 ... @given(valid_pairs())
 ... def test_resolves(pair):
 ...     assert list(zarr_reshape.resolve(pair.configuration, pair.decoded_shape)) == pair.encoded_shape
