@@ -76,7 +76,7 @@ def _holds(combination: str, pair: S.ValidPair) -> bool:
 
 @pytest.mark.parametrize("combination", list(S.VALID_COMBINATIONS))
 def test_every_draw_of_a_combination_holds_it(combination: str) -> None:
-    @FIXED
+    @settings(FIXED, max_examples=30)
     @given(S.valid_pairs(combination, max_rank=3))
     def check(pair: S.ValidPair) -> None:
         assert _holds(combination, pair), pair

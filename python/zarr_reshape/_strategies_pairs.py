@@ -125,7 +125,7 @@ def valid_pairs(
     With ``codec_objects``, some configurations come as whole codec objects.
 
     >>> from hypothesis import find, settings
-    >>> find(valid_pairs("auto-with-group"), lambda pair: True, settings=settings(database=None))
+    >>> find(valid_pairs("auto-with-group"), lambda pair: pair.decoded_shape == [2], settings=settings(database=None))
     ValidPair(configuration={'shape': [-1, [0]]}, decoded_shape=[2], encoded_shape=[1, 2])
     """
     bounds = Bounds(min_rank=min_rank, max_rank=max_rank, max_extent=max_extent)
