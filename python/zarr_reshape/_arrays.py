@@ -21,12 +21,25 @@ def _call(native: Callable[..., np.ndarray], *args: Any) -> np.ndarray:
         raise _from_native(refused) from None
 
 
+def holds_references(dtype: np.dtype) -> bool:
+    """Objects and variable-width strings: elements that point elsewhere, with no
+    bytes of their own for the reference to move."""
+    return bool(dtype.hasobject or dtype.kind in "OT")
+
+
+def target_shape(native: Callable[..., np.ndarray], configuration: Configuration, array_shape: tuple[int, ...], shape: list[int] | None) -> tuple[int, ...]:
+    """The shape ``native`` gives an array of ``array_shape``, every rule and the
+    shape check applied, on a stand-in without memory (a zero-stride view)."""
+    stand_in = np.broadcast_to(np.zeros((), np.uint8), array_shape)
+    return tuple(_call(native, text(configuration), stand_in, shape).shape)
+
+
 def check_movable(array: Any) -> np.ndarray:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected a numpy.ndarray, got {type(array).__name__}")
     if isinstance(array, np.ma.MaskedArray):
         raise TypeError("a masked array would lose its mask: reshape its data and its mask one after the other")
-    if array.dtype.hasobject or array.dtype.kind in "OT":
+    if holds_references(array.dtype):
         raise TypeError(
             f"data type {array.dtype} holds references (Python objects or strings), not values: "
             "the reference moves fixed-size elements only"
@@ -44,11 +57,10 @@ def transform(native: Callable[..., np.ndarray], configuration: Configuration, a
         carrier = np.dtype(f"=u{dtype.itemsize}")
         return _call(native, configuration_text, array.view(carrier), shape).view(dtype)
     # Other sizes (complex128, float128, structured, fixed-width text): the rules
-    # and the shapes on a stand-in without memory (a zero-stride view), then the
+    # and the shapes on a stand-in (target_shape), then the
     # bytes of each element as one more, trailing dimension that a trailing
     # input-dims group carries along: ravel(B) == ravel(A) element by element.
-    stand_in = np.broadcast_to(np.zeros((), np.uint8), array.shape)
-    target = _call(native, configuration_text, stand_in, shape).shape
+    target = target_shape(native, configuration_text, array.shape, shape)
     if array.size == 0:
         return np.reshape(array, target)
     b_shape = target if native is _native.encode else array.shape

@@ -34,8 +34,10 @@ from zarr.abc.codec import ArrayArrayCodec
 from zarr.core.array_spec import ArraySpec
 from zarr.registry import register_codec
 
+from . import _native
 from ._api import decode, encode, resolve
-from ._errors import ReshapeError, ShapeMismatch
+from ._arrays import holds_references, target_shape
+from ._errors import ReshapeError
 
 if TYPE_CHECKING:
     from typing import Self
@@ -172,16 +174,15 @@ class ReshapeCodec(ArrayArrayCodec):
 
     def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
         chunk = chunk_array.as_numpy_array()
-        if _holds_references(chunk):
-            return chunk_array.from_ndarray_like(_reshaped(chunk, resolve(self.json_text, chunk_spec.shape), chunk_spec.shape))
+        if holds_references(chunk.dtype):
+            return chunk_array.from_ndarray_like(_moved_by_numpy(_native.encode, self.json_text, chunk, chunk_spec))
         # A view of the chunk whenever the reference returns one (C-contiguous input).
         return chunk_array.from_ndarray_like(encode(self.json_text, chunk, chunk_spec.shape))
 
     def _decode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer:
         chunk = chunk_array.as_numpy_array()
-        if _holds_references(chunk):
-            b_shape = resolve(self.json_text, chunk_spec.shape)
-            return chunk_array.from_ndarray_like(_reshaped(chunk, tuple(chunk_spec.shape), b_shape))
+        if holds_references(chunk.dtype):
+            return chunk_array.from_ndarray_like(_moved_by_numpy(_native.decode, self.json_text, chunk, chunk_spec))
         return chunk_array.from_ndarray_like(decode(self.json_text, chunk, chunk_spec.shape))
 
     async def _encode_single(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
@@ -191,18 +192,12 @@ class ReshapeCodec(ArrayArrayCodec):
         return self._decode_sync(chunk_array, chunk_spec)
 
 
-def _holds_references(chunk: np.ndarray) -> bool:
-    """Variable-width strings and objects: elements the reference cannot move as
-    bytes (they point elsewhere). NumPy moves those, in the same C order."""
-    return bool(chunk.dtype.hasobject or chunk.dtype.kind in "OT")
-
-
-def _reshaped(chunk: np.ndarray, target: Sequence[int], expected: Sequence[int]) -> np.ndarray:
-    """``chunk`` in C order as ``target``, after the reference resolved the shapes;
-    a chunk not of ``expected`` shape is refused as the reference refuses it."""
-    if tuple(chunk.shape) != tuple(int(extent) for extent in expected):
-        raise ShapeMismatch(f"the chunk has shape {list(chunk.shape)}, the codec expects {list(expected)}")
-    return np.reshape(chunk, tuple(int(extent) for extent in target), order="C")
+def _moved_by_numpy(native: Any, json_text: str, chunk: np.ndarray, chunk_spec: ArraySpec) -> np.ndarray:
+    """Objects and variable-width strings point elsewhere, so the reference has no
+    bytes of theirs to move: it applies every rule and the shape check to the
+    chunk's shape (``target_shape``), and NumPy moves the references in the same C order."""
+    shape = target_shape(native, json_text, chunk.shape, [int(extent) for extent in chunk_spec.shape])
+    return np.reshape(chunk, shape, order="C")
 
 
 def register(*, select: bool = True) -> None:
