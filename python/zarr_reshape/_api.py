@@ -11,15 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any
 
 import numpy as np
 
 from . import _native
-from ._arguments import Configuration, coordinates, extents
+from ._arguments import Configuration, call, coordinates, extents
 from ._arguments import text as _text
 from ._arrays import transform
-from ._errors import ReshapeError, _from_native
+from ._errors import ReshapeError
 
 __all__ = [
     "Configuration",
@@ -36,16 +36,6 @@ __all__ = [
     "map_region",
     "resolve_chain",
 ]
-
-_T = TypeVar("_T")
-
-
-def _call(function: Callable[..., _T], *args: Any) -> _T:
-    try:
-        return function(*args)
-    except _native.Refused as refused:
-        raise _from_native(refused) from None
-
 
 def resolve(configuration: Configuration, decoded_shape: Sequence[int]) -> tuple[int, ...]:
     """``B_shape``: the encoded shape for chunks of ``decoded_shape`` (``A_shape``).
@@ -64,7 +54,7 @@ def resolve(configuration: Configuration, decoded_shape: Sequence[int]) -> tuple
         Overflow: an extent of ``decoded_shape`` beyond 2^64 - 1 (chunk shapes
             are ``uint64`` in Zarr v3); a negative one is a ``ValueError``.
     """
-    return tuple(_call(_native.resolve, _text(configuration), extents(decoded_shape, "decoded_shape")))
+    return tuple(call(_native.resolve, _text(configuration), extents(decoded_shape, "decoded_shape")))
 
 
 @dataclass(frozen=True)
@@ -192,7 +182,7 @@ def map_index(configuration: Configuration, decoded_shape: Sequence[int], decode
     (5, 3)
     """
     args = (_text(configuration), extents(decoded_shape, "decoded_shape"), coordinates(decoded_index, "decoded_index"))
-    return tuple(_call(_native.map_index, *args))
+    return tuple(call(_native.map_index, *args))
 
 
 def unmap_index(configuration: Configuration, decoded_shape: Sequence[int], encoded_index: Sequence[int]) -> tuple[int, ...]:
@@ -203,7 +193,7 @@ def unmap_index(configuration: Configuration, decoded_shape: Sequence[int], enco
     (1, 2, 3)
     """
     args = (_text(configuration), extents(decoded_shape, "decoded_shape"), coordinates(encoded_index, "encoded_index"))
-    return tuple(_call(_native.unmap_index, *args))
+    return tuple(call(_native.unmap_index, *args))
 
 
 def map_region(
@@ -223,16 +213,11 @@ def map_region(
         coordinates(start, "start"),
         coordinates(stop, "stop"),
     )
-    indices = _call(_native.map_region, *args)
+    indices = call(_native.map_region, *args)
 
     def walk() -> Iterator[tuple[int, ...]]:
-        while True:
-            try:
-                index = next(indices)
-            except StopIteration:
-                return
-            except _native.Refused as refused:
-                raise _from_native(refused) from None
+        # Each step may still be refused (checked arithmetic): through call() too.
+        while (index := call(next, indices, None)) is not None:
             yield tuple(index)
 
     return walk()
@@ -272,5 +257,5 @@ def resolve_chain(codecs: str | Sequence[Mapping[str, Any]], chunk_shape: Sequen
         ValueError: a data type that is not one of the suite's.
     """
     text = codecs if isinstance(codecs, str) else _text(list(codecs))
-    answer = _call(_native.resolve_chain, text, extents(chunk_shape, "chunk_shape"), data_type)
+    answer = call(_native.resolve_chain, text, extents(chunk_shape, "chunk_shape"), data_type)
     return ChainShapes._from_json(json.loads(answer))

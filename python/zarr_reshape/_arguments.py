@@ -1,7 +1,8 @@
-"""What the Python API hands the native module: configurations as JSON text with
-every number exact, shapes and coordinates as checked integers. A value Python
-can hold but JSON or a chunk cannot is refused here with the class the library
-would give it, or with the Python error for a wrong type."""
+"""What the Python API hands the native module (configurations as JSON text with
+every number exact, shapes and coordinates as checked integers), and the one
+place its refusals become ``ReshapeError`` subclasses (:func:`call`). A value
+Python can hold but JSON or a chunk cannot is refused here with the class the
+library would give it, or with the Python error for a wrong type."""
 
 from __future__ import annotations
 
@@ -9,16 +10,18 @@ import json
 import operator
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Union
+from typing import Any, Callable, TypeVar, Union
 
 import numpy as np
 
-from ._errors import MalformedConfiguration, OutOfBounds, Overflow
+from . import _native
+from ._errors import MalformedConfiguration, OutOfBounds, Overflow, _from_native
 
 #: A configuration member or a whole codec object, as JSON text or Python objects.
 Configuration = Union[str, bytes, Mapping[str, Any]]
 
 U64_MAX = 2**64 - 1
+_T = TypeVar("_T")
 #: Deeper than any configuration needs; the library's own text limit is of this order.
 MAX_DEPTH = 256
 
@@ -99,3 +102,12 @@ def coordinates(values: Sequence[int], what: str) -> list[int]:
         if abs(coordinate) > U64_MAX:
             raise OutOfBounds(f"{what}[{dim}] = {coordinate} lies outside every array (extents are below 2^64)")
     return out
+
+
+def call(function: Callable[..., _T], *args: Any) -> _T:
+    """``function`` of the native module on ``args``; its refusal as the
+    ``ReshapeError`` subclass of its class."""
+    try:
+        return function(*args)
+    except _native.Refused as refused:
+        raise _from_native(refused) from None

@@ -10,15 +10,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _native
-from ._arguments import Configuration, text
-from ._errors import _from_native
-
-
-def _call(native: Callable[..., np.ndarray], *args: Any) -> np.ndarray:
-    try:
-        return native(*args)
-    except _native.Refused as refused:
-        raise _from_native(refused) from None
+from ._arguments import Configuration, call, text
 
 
 def holds_references(dtype: np.dtype) -> bool:
@@ -31,7 +23,7 @@ def target_shape(native: Callable[..., np.ndarray], configuration: Configuration
     """The shape ``native`` gives an array of ``array_shape``, every rule and the
     shape check applied, on a stand-in without memory (a zero-stride view)."""
     stand_in = np.broadcast_to(np.zeros((), np.uint8), array_shape)
-    return tuple(_call(native, text(configuration), stand_in, shape).shape)
+    return tuple(call(native, text(configuration), stand_in, shape).shape)
 
 
 def check_movable(array: Any) -> np.ndarray:
@@ -55,7 +47,7 @@ def transform(native: Callable[..., np.ndarray], configuration: Configuration, a
     if dtype.itemsize in (1, 2, 4, 8):
         # Any data type of these sizes crosses as the unsigned integer of its size.
         carrier = np.dtype(f"=u{dtype.itemsize}")
-        return _call(native, configuration_text, array.view(carrier), shape).view(dtype)
+        return call(native, configuration_text, array.view(carrier), shape).view(dtype)
     # Other sizes (complex128, float128, structured, fixed-width text): the rules
     # and the shapes on a stand-in (target_shape), then the
     # bytes of each element as one more, trailing dimension that a trailing
@@ -67,6 +59,6 @@ def transform(native: Callable[..., np.ndarray], configuration: Configuration, a
     a_shape = array.shape if native is _native.encode else target
     with_bytes = json.dumps({"shape": [*map(int, b_shape), [len(a_shape)]]})
     as_bytes = array[..., np.newaxis].view(np.uint8)
-    moved = _call(native, with_bytes, as_bytes, [*map(int, a_shape), dtype.itemsize])
+    moved = call(native, with_bytes, as_bytes, [*map(int, a_shape), dtype.itemsize])
     return moved.view(dtype)[..., 0]
 
