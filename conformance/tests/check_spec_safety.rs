@@ -227,13 +227,7 @@ fn files_whose_reads_could_block_are_refused_before_they_are_read() {
     let scratch = Scratch::new("blocking-reads");
     let dir = &scratch.0;
     let fifo = dir.join("fifo.md");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::mkfifo(&fifo);
     symlink("/proc/self/status", dir.join("proc.md")).unwrap();
     symlink("/proc/kmsg", dir.join("kmsg.md")).unwrap();
     for (name, says) in [

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::Scratch;
+use common::{Scratch, mkfifo};
 use serde_json::{Value, json};
 use zarr_reshape_conformance::fixtures;
 use zarr_reshape_conformance::vector;
@@ -155,15 +155,6 @@ fn a_read_up_to_the_chunk_limit_succeeds_and_one_beyond_is_refused() {
     array_folder(&dir, &[MAX_ELEMENTS_READ], &[1 << 10]);
     let array = read_within(&dir, None, Duration::from_secs(10)).unwrap();
     assert_eq!(array.shape(), vec![MAX_ELEMENTS_READ]);
-}
-
-#[cfg(unix)]
-fn mkfifo(path: &Path) {
-    let status = std::process::Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .unwrap();
-    assert!(status.success(), "mkfifo {}", path.display());
 }
 
 #[cfg(unix)]

@@ -144,10 +144,7 @@ fn array_suite(name: &str, metadata: Option<Value>) -> Scratch {
     fs::create_dir_all(zarr_json.parent().unwrap()).unwrap();
     match metadata {
         Some(metadata) => write_json(&zarr_json, &metadata),
-        None => {
-            let made = Command::new("mkfifo").arg(&zarr_json).status().unwrap();
-            assert!(made.success(), "mkfifo failed");
-        }
+        None => common::mkfifo(&zarr_json),
     }
     scratch
 }
@@ -390,8 +387,7 @@ fn answers_accumulated_over_a_run_stay_under_the_ceiling() {
 fn an_expectations_file_whose_read_could_block_is_refused_unread() {
     let scratch = Scratch::new("expectations-fifo");
     let fifo = scratch.0.join("known.toml");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
+    common::mkfifo(&fifo);
     for path in [fifo.to_str().unwrap(), "/dev/zero"] {
         let run = ["run", "--cases", "codec.name", "--expectations", path];
         let fuzz = ["fuzz", "--cases", "10", "--expectations", path];
@@ -443,13 +439,7 @@ fn check_spec_refuses_documents_whose_reads_could_block() {
     let dir = scratch.0.clone();
     symlink("/proc/kmsg", dir.join("kmsg.md")).unwrap();
     let fifo = dir.join("fifo.md");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::mkfifo(&fifo);
     for name in ["kmsg.md", "fifo.md"] {
         let path = dir.join(name);
         for fix in [&[][..], &["--fix"]] {

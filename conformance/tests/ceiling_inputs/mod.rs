@@ -5,17 +5,11 @@
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::json;
 
 use super::{array_metadata, array_suite, capped, write_json};
-use crate::common::Scratch;
-
-fn mkfifo(path: &Path) {
-    let made = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(made.success(), "mkfifo failed");
-}
+use crate::common::{Scratch, mkfifo};
 
 /// A suite root with the real clauses.json and one vector file.
 fn small_suite(name: &str) -> Scratch {

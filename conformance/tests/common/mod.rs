@@ -31,6 +31,16 @@ impl Drop for Scratch {
     }
 }
 
+/// Makes a FIFO at `path` (`mkfifo`): a file whose read blocks until a writer
+/// comes, which every reader of hostile input must refuse unread.
+pub fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
 /// The outcome names of a run, space-separated.
 pub fn outcomes(report: &RunReport) -> String {
     let names: Vec<&str> = report.records.iter().map(|r| r.outcome.name()).collect();
