@@ -198,6 +198,19 @@ fn zarrs_results() -> String {
            [conformance/reports/zarrs-0.23.14.md](conformance/reports/zarrs-0.23.14.md).\n"
 }
 
+/// The committed nd-image-codecs run (written by conformance/adapters/nd-image-codecs/run.sh;
+/// .ci/run checks it is current).
+fn nd_image_codecs_results() -> String {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/nd-image-codecs-0.2.5.results.md");
+    let markdown = std::fs::read_to_string(path).unwrap();
+    summary_of(&markdown)
+        + "\nEvery case that does not pass, with its reason, is in \
+           [conformance/reports/nd-image-codecs-0.2.5.results.md](conformance/reports/nd-image-codecs-0.2.5.results.md); \
+           the causes are explained for nd-image-codecs' maintainers, each with a reproduction, in \
+           [conformance/reports/nd-image-codecs-0.2.5.md](conformance/reports/nd-image-codecs-0.2.5.md).\n"
+}
+
 /// The outcome of each read-array case in a committed runner Markdown report: a
 /// case in its list of cases that did not pass shows the outcome given there.
 fn outcomes_in(report: &str) -> BTreeMap<String, String> {
@@ -220,6 +233,10 @@ fn arrays_table(files: &[(PathBuf, Vec<Case>)]) -> String {
         (
             "zarr-python 3.4.2 + zarrs-python 0.2.3",
             "zarr-python-3.4.2.results.md",
+        ),
+        (
+            "nd-image-codecs 0.2.5 (zarr-python 3.4.2)",
+            "nd-image-codecs-0.2.5.results.md",
         ),
     ];
     let peer_outcomes: Vec<BTreeMap<String, String>> = peers
@@ -354,6 +371,7 @@ fn conformance_md_is_up_to_date() {
         ("meaning-check", meaning),
         ("reference-results", reference_results()),
         ("zarrs-results", zarrs_results()),
+        ("nd-image-codecs-results", nd_image_codecs_results()),
         ("arrays", arrays_table(&files)),
         ("planted-bugs", planted_bugs()),
         ("mutants", matrix::mutants_summary(&mutation_results())),
