@@ -61,7 +61,7 @@ def is_refusal(error: BaseException) -> bool:
 
 def describe(error: BaseException) -> str:
     """The exception, where it was raised, and what it was raised from, on one line."""
-    parts = []
+    parts: list[str] = []
     current: BaseException | None = error
     while current is not None and len(parts) < 4:
         text = f"{type(current).__name__}: {current}".rstrip(": ")
