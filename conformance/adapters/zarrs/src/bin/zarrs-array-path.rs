@@ -1,0 +1,137 @@
+//! `zarrs-array-path --array_path=PATH`: a command-line reader of one Zarr v3 array
+//! through zarrs 0.23.14, for the array-path convention of the Zarr community's
+//! conformance tests (`$ZARR_CLI --array_path=PATH`) and the runner's
+//! `--array-path-reader` mode (see `conformance/adapters/array-path/README.md`).
+//!
+//! It opens the array as a zarrs user does (`FilesystemStore::new(PATH)`, then
+//! `Array::open(store, "/")`), reads the whole array with
+//! `Array::retrieve_array_subset`, and prints its elements in C order, one JSON
+//! value per line. Any error of zarrs, and any panic inside zarrs, is printed to
+//! stderr and the exit status is 1: a panic is never a success. The conversion of
+//! zarrs' bytes is the adapter's own (`src/array.rs`), shared by path.
+
+#[allow(dead_code)]
+#[path = "../answer.rs"]
+mod answer;
+#[allow(dead_code)]
+#[path = "../array.rs"]
+mod array;
+#[allow(dead_code)]
+#[path = "../panics.rs"]
+mod panics;
+#[allow(dead_code)]
+#[path = "../rawjson.rs"]
+mod rawjson;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use serde_json::Value;
+use zarrs::array::{Array, ArrayBytes, ArraySubset};
+use zarrs::filesystem::FilesystemStore;
+
+use crate::answer::Answer;
+use crate::array::Element;
+use crate::panics::guard;
+
+/// The most elements the reader reads (a bound against a hostile `shape`).
+const MAX_ELEMENTS: u64 = 1 << 24;
+
+/// The data types the reader prints: the Zarr v3 core types of the fixtures.
+const NAMES: [&str; 11] = [
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+    "float64",
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = match args.as_slice() {
+        [one] => one.strip_prefix("--array_path="),
+        _ => None,
+    };
+    let Some(path) = path.filter(|path| !path.is_empty()) else {
+        eprintln!("usage: zarrs-array-path --array_path=PATH");
+        std::process::exit(2);
+    };
+    panics::install_hook();
+    match read(path) {
+        Ok(values) => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = values
+                .iter()
+                .try_for_each(|value| writeln!(out, "{value}"))
+                .and_then(|()| out.flush());
+            if let Err(error) = written {
+                eprintln!("zarrs-array-path: cannot write the values: {error}");
+                std::process::exit(1);
+            }
+        }
+        Err(answer) => {
+            let text = match answer {
+                Answer::Error(message) => format!("zarrs refused the array: {message}"),
+                Answer::Crashed(message) => format!("zarrs crashed: {message}"),
+                Answer::Skipped(message) | Answer::Errored(message) => message,
+                Answer::Output(value) => value.to_string(),
+            };
+            eprintln!("zarrs-array-path: {text}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// The array's elements in C order, or why zarrs does not give them.
+fn read(path: &str) -> Result<Vec<Value>, Answer> {
+    let error = |error: String| Answer::Error(error);
+    let store = guard(|| FilesystemStore::new(path))?.map_err(|e| error(e.to_string()))?;
+    let opened = guard(|| Array::open(Arc::new(store), "/"))?.map_err(|e| error(e.to_string()))?;
+    let element = element_of(&opened)?;
+    let subset = ArraySubset::new_with_shape(opened.shape().to_vec());
+    let count = subset
+        .shape()
+        .iter()
+        .try_fold(1u64, |n, &extent| n.checked_mul(extent));
+    if count.is_none_or(|n| n > MAX_ELEMENTS) {
+        return Err(Answer::Skipped(format!(
+            "the array's shape {:?} holds more than {MAX_ELEMENTS} elements; this reader stops there",
+            opened.shape()
+        )));
+    }
+    let bytes: ArrayBytes<'static> = guard(|| opened.retrieve_array_subset(&subset))?
+        .map_err(|e| error(e.to_string()))?;
+    let bytes = bytes.into_fixed().map_err(|e| error(e.to_string()))?;
+    let output = array::output(element, subset.shape(), &bytes);
+    if let Some(note) = output.get("note") {
+        // zarrs returned another number of elements than the shape holds: print what
+        // it returned, so that the comparison shows it, and say so.
+        eprintln!("zarrs-array-path: {note}");
+    }
+    let mut values = Vec::new();
+    flatten(output.get("data").unwrap_or(&Value::Null), &mut values);
+    Ok(values)
+}
+
+/// The element type of the array zarrs opened, found as the adapter finds it: zarrs'
+/// own data type built from each core name, compared with the array's.
+fn element_of<T: ?Sized>(opened: &Array<T>) -> Result<Element, Answer> {
+    for name in NAMES {
+        let (element, data_type) = array::data_type(name)?;
+        if opened.data_type() == &data_type {
+            return Ok(element);
+        }
+    }
+    Err(Answer::Skipped(format!(
+        "zarrs opened an array of data type {}; this reader prints only {}",
+        opened.data_type(),
+        NAMES.join(", ")
+    )))
+}
+
+/// Nested lists in C order to their elements in that order. The adapter writes a NaN
+/// with a payload as its bits (`"0x7fc00001"`); the reader contract has only `"NaN"`.
+fn flatten(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Array(items) => items.iter().for_each(|item| flatten(item, out)),
+        Value::String(text) if text.starts_with("0x") => out.push(Value::from("NaN")),
+        other => out.push(other.clone()),
+    }
+}
