@@ -10,9 +10,11 @@ line between a refusal and a crash. The array is opened and read as a user does
 are printed in C order, one JSON value per line.
 
 Exit status: 0 with the values on stdout; 1 when the libraries refuse the array (a
-ValueError, RuntimeError, ... of zarr or zarrs; the message on stderr); 101 when they
-crash (any other exception, such as a Rust panic inside zarrs-python); 2 for a wrong
-command line or when the environment cannot serve (run setup.sh).
+ValueError, RuntimeError, ... of zarr or zarrs; the message on stderr); 2 for a wrong
+command line or when the environment cannot serve (run setup.sh). When they crash
+(any other exception, such as a Rust panic inside zarrs-python) the traceback goes to
+stderr and the process aborts (SIGABRT), which the runner counts as a crash, not as
+a refusal.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ import adapter  # noqa: E402  (the adapter beside this file: load(), the shared 
 
 REFUSED = 1
 USAGE = 2
-CRASHED = 101
+CRASHED = -1  # not an exit status: main() aborts
 # Kinds of numpy data type printed: bool, signed and unsigned integers, floats.
 KINDS = "biuf"
 
@@ -88,6 +90,9 @@ def main(argv: list[str]) -> int:
             print(f"read_array.py: {why}", file=sys.stderr)
             return USAGE
         status, lines = read(path)
+    if status == CRASHED:
+        sys.stderr.flush()
+        os.abort()
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()

@@ -6,8 +6,10 @@
 //! It opens the array as a zarrs user does (`FilesystemStore::new(PATH)`, then
 //! `Array::open(store, "/")`), reads the whole array with
 //! `Array::retrieve_array_subset`, and prints its elements in C order, one JSON
-//! value per line. Any error of zarrs, and any panic inside zarrs, is printed to
-//! stderr and the exit status is 1: a panic is never a success. The conversion of
+//! value per line. An error of zarrs is printed to stderr and the exit status is 1
+//! (2 for a wrong command line); a panic inside zarrs is caught, printed to stderr
+//! with its zarrs source line, and the process aborts (SIGABRT): a panic is never a
+//! success, nor a refusal. The conversion of
 //! zarrs' bytes is the adapter's own (`src/array.rs`), shared by path.
 
 #[allow(dead_code)]
@@ -66,10 +68,17 @@ fn main() {
                 std::process::exit(1);
             }
         }
+        Err(Answer::Crashed(message)) => {
+            // A panic inside zarrs is a crash, not a refusal: the process ends by
+            // SIGABRT, which the runner counts as a crash (a nonzero exit would read
+            // as a refusal, and pass where the spec requires an error).
+            eprintln!("zarrs-array-path: zarrs crashed: {message}");
+            std::process::abort();
+        }
         Err(answer) => {
             let text = match answer {
                 Answer::Error(message) => format!("zarrs refused the array: {message}"),
-                Answer::Crashed(message) => format!("zarrs crashed: {message}"),
+                Answer::Crashed(message) => message,
                 Answer::Skipped(message) | Answer::Errored(message) => message,
                 Answer::Output(value) => value.to_string(),
             };
@@ -96,8 +105,8 @@ fn read(path: &str) -> Result<Vec<Value>, Answer> {
             opened.shape()
         )));
     }
-    let bytes: ArrayBytes<'static> = guard(|| opened.retrieve_array_subset(&subset))?
-        .map_err(|e| error(e.to_string()))?;
+    let bytes: ArrayBytes<'static> =
+        guard(|| opened.retrieve_array_subset(&subset))?.map_err(|e| error(e.to_string()))?;
     let bytes = bytes.into_fixed().map_err(|e| error(e.to_string()))?;
     let output = array::output(element, subset.shape(), &bytes);
     if let Some(note) = output.get("note") {
