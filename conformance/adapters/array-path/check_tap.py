@@ -15,6 +15,7 @@ Exit status: 0 when the two sets are equal; 1 when they differ (each difference 
 printed: a new failure, or a listed case that now passes, so a fixed bug turns the
 check red too) or the TAP run is incomplete; 2 when an input cannot be read.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -85,7 +86,9 @@ def parse_tap(text: str) -> Tap:
         if case_id in tap.passing or case_id in tap.failing:
             tap.problems.append(f"two tests for {case_id}")
         if directive:
-            tap.problems.append(f"{case_id}: skipped or todo ({directive.group(0).strip()})")
+            tap.problems.append(
+                f"{case_id}: skipped or todo ({directive.group(0).strip()})"
+            )
             tap.failing.add(case_id)
         elif status == "ok":
             tap.passing.add(case_id)
@@ -94,7 +97,9 @@ def parse_tap(text: str) -> Tap:
     if tap.planned is None:
         tap.problems.append("no TAP plan (1..N): bats did not run")
     elif tap.planned != seen:
-        tap.problems.append(f"the plan says {tap.planned} tests, the run has {seen} results")
+        tap.problems.append(
+            f"the plan says {tap.planned} tests, the run has {seen} results"
+        )
     return tap
 
 
@@ -121,32 +126,60 @@ def listed_ids(expectations: Path | None) -> set[str]:
         document = tomllib.loads(read_text(expectations, MAX_TOML_BYTES))
         return {case_id for entry in document["failure"] for case_id in entry["ids"]}
     except (tomllib.TOMLDecodeError, KeyError, TypeError) as error:
-        raise InputError(f"{expectations}: not an expectations file ({error!r})") from error
+        raise InputError(
+            f"{expectations}: not an expectations file ({error!r})"
+        ) from error
 
 
-def compare(reader: str, tap: Tap, whole: set[str], every: set[str], listed: set[str]) -> list[str]:
+def compare(
+    reader: str, tap: Tap, whole: set[str], every: set[str], listed: set[str]
+) -> list[str]:
     """Every difference, one line each (none: the check passes)."""
     differences = [f"{reader}: {problem}" for problem in tap.problems]
     unknown = listed - every
-    differences += [f"{reader}: listed id is no case of the vector file: {i}" for i in sorted(unknown)]
+    differences += [
+        f"{reader}: listed id is no case of the vector file: {i}"
+        for i in sorted(unknown)
+    ]
     boxes = (listed & every) - whole
     if boxes:
-        print(f"check_tap: {reader}: {len(boxes)} listed box case(s) ignored (bats reads whole arrays)")
+        print(
+            f"check_tap: {reader}: {len(boxes)} listed box case(s) ignored (bats reads whole arrays)"
+        )
     expected_failing = listed & whole
     tested = tap.passing | tap.failing
     differences += [f"{reader}: no test for {i}" for i in sorted(whole - tested)]
-    differences += [f"{reader}: a test for {i}, which is no whole-array case" for i in sorted(tested - whole)]
-    differences += [f"{reader}: fails, not listed: {i}" for i in sorted((tap.failing & whole) - expected_failing)]
-    differences += [f"{reader}: listed, but passes: {i}" for i in sorted(expected_failing & tap.passing)]
+    differences += [
+        f"{reader}: a test for {i}, which is no whole-array case"
+        for i in sorted(tested - whole)
+    ]
+    differences += [
+        f"{reader}: fails, not listed: {i}"
+        for i in sorted((tap.failing & whole) - expected_failing)
+    ]
+    differences += [
+        f"{reader}: listed, but passes: {i}"
+        for i in sorted(expected_failing & tap.passing)
+    ]
     return differences
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reader", required=True, help="the reader's name, for messages")
-    parser.add_argument("--tap", required=True, type=Path, help="the output of bats --tap")
-    parser.add_argument("--cases", required=True, type=Path, help="spec-cases/generated/read-array.json")
-    parser.add_argument("--expectations", type=Path, help="the reader's expectations file (none: all pass)")
+    parser.add_argument(
+        "--reader", required=True, help="the reader's name, for messages"
+    )
+    parser.add_argument(
+        "--tap", required=True, type=Path, help="the output of bats --tap"
+    )
+    parser.add_argument(
+        "--cases", required=True, type=Path, help="spec-cases/generated/read-array.json"
+    )
+    parser.add_argument(
+        "--expectations",
+        type=Path,
+        help="the reader's expectations file (none: all pass)",
+    )
     args = parser.parse_args(argv)
     try:
         tap = parse_tap(read_text(args.tap, MAX_TAP_BYTES))
@@ -160,11 +193,15 @@ def main(argv: list[str]) -> int:
         print(f"check_tap: {line}")
     tested = len(tap.passing | tap.failing)
     if differences:
-        print(f"check_tap: {args.reader}: FAILED, {len(differences)} difference(s) between "
-              f"{args.tap} and {args.expectations or 'no expectations (all must pass)'}")
+        print(
+            f"check_tap: {args.reader}: FAILED, {len(differences)} difference(s) between "
+            f"{args.tap} and {args.expectations or 'no expectations (all must pass)'}"
+        )
         return 1
-    print(f"check_tap: {args.reader}: ok, {tested} tests, {len(tap.failing)} failing, "
-          f"exactly the {len(listed & whole)} whole-array case(s) listed")
+    print(
+        f"check_tap: {args.reader}: ok, {tested} tests, {len(tap.failing)} failing, "
+        f"exactly the {len(listed & whole)} whole-array case(s) listed"
+    )
     return 0
 
 

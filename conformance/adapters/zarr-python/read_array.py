@@ -16,6 +16,7 @@ command line or when the environment cannot serve (run setup.sh). When they cras
 stderr and the process aborts (SIGABRT), which the runner counts as a crash, not as
 a refusal.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -26,7 +27,7 @@ import traceback
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import adapter  # noqa: E402  (the adapter beside this file: load(), the shared rules)
+import adapter  # the adapter beside this file: load() and the shared rules
 
 REFUSED = 1
 USAGE = 2
@@ -49,19 +50,22 @@ def element_text(value: Any, kind: str, float32: bool) -> str:
     the shortest text that reads back as that float32, as numpy prints it."""
     value = adapter.json_value(value, kind == "f")
     if kind == "f" and isinstance(value, float) and float32:
-        return str(adapter.np.float32(value))
+        np: Any = adapter.np
+        return str(np.float32(value))
     return json.dumps(value)
 
 
 def read(path: str) -> tuple[int, list[str]]:
     """The exit status and the lines to print; messages go to stderr."""
-    zarr, np = adapter.zarr, adapter.np
+    # Set by adapter.load(), which main() has called.
+    zarr: Any = adapter.zarr
+    np: Any = adapter.np
     try:
         store = zarr.storage.LocalStore(path, read_only=True)
         data = np.asarray(zarr.open_array(store=store, mode="r")[...])
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as error:  # a refusal, or else a crash (adapter.is_rejection)
+    except BaseException as error:  # noqa: BLE001  (a refusal, or else a crash: adapter.is_rejection)
         traceback.print_exc(file=sys.stderr)
         if adapter.is_rejection(error):
             print(f"read_array.py: refused: {adapter.describe(error)}", file=sys.stderr)
@@ -70,8 +74,11 @@ def read(path: str) -> tuple[int, list[str]]:
         return CRASHED, []
     kind = data.dtype.kind
     if kind not in KINDS:
-        print(f"read_array.py: zarr-python read data type {data.dtype}, which this "
-              "reader does not print", file=sys.stderr)
+        print(
+            f"read_array.py: zarr-python read data type {data.dtype}, which this "
+            "reader does not print",
+            file=sys.stderr,
+        )
         return REFUSED, []
     float32 = data.dtype == np.float32
     flat = data.ravel(order="C").tolist()
