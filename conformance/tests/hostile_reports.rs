@@ -82,6 +82,7 @@ fn report_saying(text: &str) -> RunReport {
                     } else {
                         ListedOutcome::Crash
                     },
+                    issue_url: None,
                 }),
                 outcome,
                 duration: Duration::from_micros(10),

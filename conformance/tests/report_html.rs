@@ -117,6 +117,10 @@ fn a_failing_cell_lists_its_cases_with_what_they_were_given_expected_and_answere
     assert!(details.contains("<dt>answered</dt><dd><code>{&quot;encoded_shape&quot;:[1,2,3]}"));
     assert!(details.contains("unexpected pass"));
     assert!(details.contains("known failure (fail)"));
+    // The entry's issue_url, as text (the page links to nothing).
+    assert!(details.contains(
+        "<dt>upstream issue</dt><dd>https&#58;//github.com/example/example-zarr/issues/1</dd>"
+    ));
 }
 
 #[test]

@@ -303,7 +303,11 @@ fn a_format_3_file_still_reads_its_suite_version_as_the_vector_format() {
     // format3.jsonl is mixed.jsonl as report format 3 wrote it: `"suite_version":1`
     // was the vector format, and no release was recorded.
     let old = read::read_file(&fixture("format3.jsonl")).unwrap();
-    let new = parse(&mixed()).unwrap();
+    let mut new = parse(&mixed()).unwrap();
+    // Format 3 had no issue URLs; mixed.jsonl gives one.
+    for case in &mut new.cases {
+        case.known_issue = None;
+    }
     assert_eq!((old.header.format, new.header.format), (3, FORMAT));
     assert_eq!(old.header.suite_version, None);
     assert_eq!(old.header.vector_format, 1);
@@ -386,5 +390,40 @@ fn a_run_header_names_the_release_only_for_cases_of_the_embedded_suite() {
     assert_eq!(
         header("folder.jsonl", &["--cases", folder]).0,
         serde_json::Value::Null
+    );
+}
+
+#[test]
+fn a_known_issue_is_an_https_url_of_a_listed_case() {
+    let url = r#""known_issue":"https://github.com/example/example-zarr/issues/1""#;
+    assert!(mixed().contains(url));
+    let read = parse(&mixed()).unwrap();
+    let listed: Vec<&str> = read
+        .cases
+        .iter()
+        .filter(|case| case.known_issue.is_some())
+        .map(|case| case.id.as_str())
+        .collect();
+    assert_eq!(listed, ["input-dims.prefix/gap-between-groups"]);
+    // Line 4 is that case; a URL that is not https is refused, and so is a URL on
+    // line 3, a case that is not listed.
+    let bad = edit_line(&mixed(), 4, |line| {
+        line.replace(url, r#""known_issue":"javascript:alert(1)""#)
+    });
+    assert!(
+        refusal(&bad).contains("known_issue: issue_url must start with https://"),
+        "{}",
+        refusal(&bad)
+    );
+    let unlisted = edit_line(&mixed(), 3, |line| {
+        line.replace(
+            r#""known_outcome":null"#,
+            &format!(r#""known_outcome":null,{url}"#),
+        )
+    });
+    assert!(
+        refusal(&unlisted).contains("known_issue is given only with known_failure"),
+        "{}",
+        refusal(&unlisted)
     );
 }

@@ -32,6 +32,7 @@ const EXPECTATIONS: &str = r#"
 ids = ["input-dims.prefix/gap-between-groups"]
 clause = "input-dims.prefix"
 reason = "the prefix rule is never checked"
+issue_url = "https://github.com/example/example-zarr/issues/1"
 
 [[failure]]
 ids = ["limits.u64/auto-product-two-to-the-64"]

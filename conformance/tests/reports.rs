@@ -21,6 +21,7 @@ ids = ["input-dims.prefix/leading-dim-after-group"]
 clause = "input-dims.prefix"
 reason = "the prefix rule is never checked"
 source = "src/array/codec/array_to_array/reshape.rs"
+issue_url = "https://github.com/example/example-zarr/issues/1"
 
 [[failure]]
 ids = ["shape.auto.once/two-autos"]
@@ -287,6 +288,18 @@ fn jsonl_lines_match_the_schema_header_cases_footer() {
             .iter()
             .all(|l| l["type"] == "case")
     );
+    // The entry's issue_url, only on the lines of the ids it lists.
+    let issues: Vec<(&Value, &Value)> = lines
+        .iter()
+        .filter_map(|l| l.get("known_issue").map(|url| (&l["id"], url)))
+        .collect();
+    assert_eq!(
+        issues,
+        [(
+            &json!("input-dims.prefix/leading-dim-after-group"),
+            &json!("https://github.com/example/example-zarr/issues/1")
+        )]
+    );
     let footer = lines.last().unwrap();
     assert_eq!(footer["type"], "footer");
     assert_eq!(footer["interrupted"], false);
@@ -450,6 +463,12 @@ fn junit_maps_outcomes_to_failure_error_and_skipped() {
             .attribute("message")
             .unwrap()
             .starts_with("known failure: the prefix rule is never checked")
+    );
+    assert!(
+        known
+            .attribute("message")
+            .unwrap()
+            .ends_with("; upstream issue https://github.com/example/example-zarr/issues/1")
     );
     let skip = child("algorithm.ravel/encode-int32-merge-leading-dims", "skipped").unwrap();
     assert_eq!(

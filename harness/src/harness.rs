@@ -168,9 +168,13 @@ impl Harness {
                 let name = case.id.clone();
                 let level = case.level;
                 let trial = CaseTrial {
-                    known: known
-                        .listed(&case.id)
-                        .map(|(reason, outcome)| (reason.to_string(), outcome)),
+                    known: known.listed(&case.id).map(|(reason, outcome)| {
+                        let reason = match known.issue_url(&case.id) {
+                            Some(url) => format!("{reason}; upstream issue {url}"),
+                            None => reason.to_string(),
+                        };
+                        (reason, outcome)
+                    }),
                     case,
                     expected,
                     implementation: Arc::clone(&self.implementation),

@@ -8,6 +8,7 @@
 //! reason = "the prefix rule is never checked"
 //! source = "src/reshape.rs:50"   # optional
 //! outcome = "crash"               # optional: fail (the default), error or crash
+//! issue_url = "https://github.com/owner/repo/issues/1"   # optional
 //! ```
 //!
 //! `outcome` excuses a listed case only when it ends that way, as in the runner:
@@ -23,10 +24,15 @@ use serde::Deserialize;
 /// The largest known-failures file read, in bytes.
 pub const MAX_KNOWN_FAILURES_BYTES: u64 = 16 << 20;
 
+/// The longest `issue_url` accepted, in bytes.
+pub const MAX_ISSUE_URL_BYTES: usize = 512;
+
 /// Known failures by case id, each with its reason and listed outcome.
 #[derive(Debug, Clone, Default)]
 pub struct KnownFailures {
     reasons: BTreeMap<String, (String, ListedOutcome)>,
+    /// The `issue_url` of each listed id whose entry gives one.
+    issues: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -46,6 +52,69 @@ struct Failure {
     source: Option<String>,
     #[serde(default)]
     outcome: ListedOutcome,
+    #[serde(default)]
+    issue_url: Option<String>,
+}
+
+impl Failure {
+    /// The entry in words, for a message: its clause and its first id.
+    fn named(&self) -> String {
+        let first = self.ids.first().map_or("no ids", String::as_str);
+        match self.ids.len().saturating_sub(1) {
+            0 => format!("the entry of {} ({first})", self.clause),
+            more => format!("the entry of {} ({first} and {more} more)", self.clause),
+        }
+    }
+}
+
+/// Checks an `issue_url`: an `https://` URL of at most [`MAX_ISSUE_URL_BYTES`]
+/// bytes, with a host of letters, digits, `-` and `.` (and an optional port), and
+/// nothing after it but printable ASCII other than space, `"`, `<`, `>`, `\`,
+/// `^`, `` ` ``, `{`, `|` and `}`: a link every report can show as written.
+///
+/// ```
+/// use zarr_reshape_harness::check_issue_url;
+/// assert!(check_issue_url("https://github.com/zarrs/zarrs/issues/1").is_ok());
+/// assert!(check_issue_url("http://github.com/zarrs/zarrs/issues/1").is_err());
+/// assert!(check_issue_url("https://user@example.com/").is_err());
+/// ```
+///
+/// # Errors
+/// Says what is wrong with it.
+pub fn check_issue_url(url: &str) -> Result<(), String> {
+    if url.len() > MAX_ISSUE_URL_BYTES {
+        return Err(format!(
+            "issue_url is {} bytes long; at most {MAX_ISSUE_URL_BYTES}",
+            url.len()
+        ));
+    }
+    let Some(rest) = url.strip_prefix("https://") else {
+        return Err("issue_url must start with https://".into());
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        && !host.starts_with(['-', '.']);
+    if !host_ok || !port.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(
+            "issue_url needs a host name of letters, digits, '-' and '.' after https:// \
+             (no user name, no spaces)"
+                .into(),
+        );
+    }
+    if let Some(bad) = path
+        .chars()
+        .find(|c| !c.is_ascii_graphic() || "\"<>\\^`{|}".contains(*c))
+    {
+        return Err(format!(
+            "issue_url holds {bad:?}, which a URL may not hold as written"
+        ));
+    }
+    Ok(())
 }
 
 /// How a listed case is expected to end: the `outcome` of a `[[failure]]`.
@@ -130,16 +199,24 @@ impl KnownFailures {
     ///
     /// # Errors
     /// When the text is not of this form (an unknown member included), gives an
-    /// empty reason, or lists an id twice.
+    /// empty reason or an `issue_url` that [`check_issue_url`] refuses (the
+    /// message names the entry), or lists an id twice.
     pub fn parse(text: &str) -> Result<Self, String> {
         let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
         let mut reasons = BTreeMap::new();
+        let mut issues = BTreeMap::new();
         for failure in file.failure {
             if failure.reason.trim().is_empty() {
                 return Err(format!(
                     "a known failure of {} has no reason",
                     failure.clause
                 ));
+            }
+            if let Some(url) = &failure.issue_url {
+                check_issue_url(url).map_err(|e| format!("{}: {e}", failure.named()))?;
+                for id in &failure.ids {
+                    issues.insert(id.clone(), url.clone());
+                }
             }
             let reason = match &failure.source {
                 Some(source) => format!("{} ({}; {source})", failure.reason, failure.clause),
@@ -154,7 +231,13 @@ impl KnownFailures {
                 }
             }
         }
-        Ok(Self { reasons })
+        Ok(Self { reasons, issues })
+    }
+
+    /// The upstream issue of a listed case (its entry's `issue_url`), if it gives one.
+    #[must_use]
+    pub fn issue_url(&self, id: &str) -> Option<&str> {
+        self.issues.get(id).map(String::as_str)
     }
 
     /// The reason a case is expected to fail, if it is listed.

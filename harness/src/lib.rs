@@ -80,7 +80,9 @@ mod typed;
 pub use answer::Answer;
 pub use harness::{Harness, LEVELS_ENV, Report};
 pub use judge::Outcome;
-pub use known::{KnownFailures, ListedOutcome, MAX_KNOWN_FAILURES_BYTES};
+pub use known::{
+    KnownFailures, ListedOutcome, MAX_ISSUE_URL_BYTES, MAX_KNOWN_FAILURES_BYTES, check_issue_url,
+};
 pub use summary::{Summary, Tally};
 pub use typed::DataType;
 pub use zarr_reshape_vectors::{self as vectors, Case, Level, Operation};

@@ -194,6 +194,22 @@ fn known_failures_files_are_checked() {
             "unknown field",
         ),
         ("[[failures]]", "unknown field"),
+        (
+            "[[failure]]\nids = [\"a\", \"b\"]\nclause = \"c\"\nreason = \"r\"\nissue_url = \"http://x.org/1\"",
+            "the entry of c (a and 1 more): issue_url must start with https://",
+        ),
+        (
+            "[[failure]]\nids = [\"a\"]\nclause = \"c\"\nreason = \"r\"\nissue_url = \"https://x.org/a b\"",
+            "the entry of c (a): issue_url holds ' '",
+        ),
+        (
+            "[[failure]]\nids = [\"a\"]\nclause = \"c\"\nreason = \"r\"\nissue_url = \"javascript:alert(1)\"",
+            "must start with https://",
+        ),
+        (
+            "[[failure]]\nids = [\"a\"]\nclause = \"c\"\nreason = \"r\"\nissue_url = 1",
+            "invalid type",
+        ),
     ] {
         let message = KnownFailures::parse(text).unwrap_err();
         assert!(message.contains(says), "{says:?} is not in {message:?}");
@@ -254,4 +270,26 @@ fn the_summary_counts_each_clause_and_the_total() {
             vec!["total", "2", "1", "1", "1"],
         ]
     );
+}
+
+#[test]
+fn an_issue_url_is_kept_for_every_id_of_its_entry() {
+    let known = KnownFailures::parse(
+        "[[failure]]\nids = [\"a\", \"b\"]\nclause = \"c\"\nreason = \"r\"\n\
+         issue_url = \"https://github.com/zarrs/zarrs/issues/1\"\n\
+         [[failure]]\nids = [\"d\"]\nclause = \"c\"\nreason = \"r\"",
+    )
+    .unwrap();
+    assert_eq!(
+        known.issue_url("b"),
+        Some("https://github.com/zarrs/zarrs/issues/1")
+    );
+    assert_eq!(known.issue_url("d"), None);
+    // The reason stays as it was: the URL is a member of its own.
+    assert_eq!(known.reason("a"), Some("r (c)"));
+    let long = format!("https://x.org/{}", "a".repeat(crate::MAX_ISSUE_URL_BYTES));
+    assert!(crate::check_issue_url(&long).unwrap_err().contains("at most"));
+    for refused in ["https://", "https://.x.org/", "https://x.org:80a/", "https://x.org/\u{202e}"] {
+        assert!(crate::check_issue_url(refused).is_err(), "{refused}");
+    }
 }

@@ -33,6 +33,7 @@ struct Rule {
     ids: Vec<glob::Pattern>,
     reason: String,
     outcome: ListedOutcome,
+    issue_url: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,6 +49,8 @@ struct Failure {
     reason: String,
     #[serde(default)]
     outcome: ListedOutcome,
+    #[serde(default)]
+    issue_url: Option<String>,
 }
 
 impl Silencer {
@@ -81,6 +84,7 @@ impl Silencer {
                     ids,
                     reason: failure.reason,
                     outcome: failure.outcome,
+                    issue_url: failure.issue_url,
                 })
             })
             .collect::<Result<_, String>>()?;
@@ -106,6 +110,7 @@ impl Silencer {
             .map(|rule| KnownFailure {
                 reason: format!("{} ({})", rule.reason, rule.clause),
                 outcome: rule.outcome,
+                issue_url: rule.issue_url.clone(),
             })
     }
 

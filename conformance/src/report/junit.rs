@@ -23,7 +23,7 @@ use crate::run::RunReport;
 
 use super::escape::xml;
 use super::record::{CaseLine, RunLog};
-use super::{Status, clause_of, compact, listed_otherwise, listed_reason, reason};
+use super::{Status, clause_of, compact, listed_otherwise, listed_with_issue, reason};
 
 /// The name of the suite that holds run-level faults.
 pub const RUN_SUITE: &str = "(run)";
@@ -88,7 +88,7 @@ fn test_case(clause: &str, record: &CaseLine) -> TestCase {
             compact(&record.answer)
         ))
     };
-    let listed = listed_reason(record);
+    let listed = listed_with_issue(record);
     let why = xml(reason(record));
     let status = match Status::of(record) {
         Status::Pass => TestCaseStatus::success(),
@@ -124,7 +124,7 @@ fn test_case(clause: &str, record: &CaseLine) -> TestCase {
                 _ => why,
             };
             if let Some(outcome) = listed_otherwise(record) {
-                message = format!("{message} (listed as {}: {})", xml(outcome), xml(listed));
+                message = format!("{message} (listed as {}: {})", xml(outcome), xml(&listed));
             }
             let mut status = TestCaseStatus::non_success(kind);
             status

@@ -8,7 +8,7 @@ use crate::run::RunReport;
 use super::escape::{markdown as escape, markdown_code as code};
 use super::record::{CaseLine, RunLog};
 use super::{
-    Status, Tally, by_clause, by_level, listed_otherwise, listed_reason, one_line, plural,
+    Status, Tally, by_clause, by_level, listed_otherwise, listed_with_issue, one_line, plural,
     protocol_note, reason, verdict,
 };
 
@@ -111,16 +111,16 @@ pub fn render_log(report: &RunLog) -> String {
 /// One line of the collapsed list.
 fn item(record: &CaseLine) -> String {
     let case = record;
-    let listed = listed_reason(record);
+    let listed = listed_with_issue(record);
     let what = match Status::of(record) {
         Status::KnownFailure => format!(
             "known failure ({}): {}",
             escape(&record.outcome),
-            escape(&one_line(listed))
+            escape(&one_line(&listed))
         ),
         Status::UnexpectedPass => format!(
             "**unexpected pass**: listed because {}",
-            escape(&one_line(listed))
+            escape(&one_line(&listed))
         ),
         _ => {
             let name = escape(&record.outcome);
@@ -135,7 +135,7 @@ fn item(record: &CaseLine) -> String {
                     text,
                     " (listed as {}: {})",
                     escape(outcome),
-                    escape(&one_line(listed))
+                    escape(&one_line(&listed))
                 );
             }
             text

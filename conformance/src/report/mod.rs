@@ -158,6 +158,18 @@ pub fn listed_reason(case: &CaseLine) -> &str {
     case.known_failure.as_deref().unwrap_or_default()
 }
 
+/// The expectations file's reason for a listed case, followed by its upstream
+/// issue when its entry names one (`...; upstream issue https://...`); empty when
+/// not listed.
+#[must_use]
+pub fn listed_with_issue(case: &CaseLine) -> String {
+    let listed = listed_reason(case);
+    match &case.known_issue {
+        Some(url) => format!("{listed}; upstream issue {url}"),
+        None => listed.to_string(),
+    }
+}
+
 /// For a listed case that ended in another outcome than the one listed (not a
 /// pass, not a skip): that listed outcome.
 #[must_use]

@@ -296,6 +296,15 @@ fn read_case(value: Value) -> Result<CaseLine, String> {
             "case {id}: known_failure and known_outcome come together, or are both null"
         ));
     }
+    if let Some(url) = &case.known_issue {
+        if case.known_failure.is_none() {
+            return Err(format!(
+                "case {id}: known_issue is given only with known_failure"
+            ));
+        }
+        zarr_reshape_harness::check_issue_url(url)
+            .map_err(|e| format!("case {id}: known_issue: {e}"))?;
+    }
     if (case.outcome == "pass") != case.reason.is_none() {
         return Err(format!(
             "case {id}: reason is null for a pass, and a text for every other outcome"

@@ -113,6 +113,10 @@ pub struct CaseLine {
     pub known_failure: Option<String>,
     /// The outcome it is listed with, when listed.
     pub known_outcome: Option<String>,
+    /// The upstream issue its entry names (`issue_url`), when listed with one;
+    /// left out of the line otherwise, so that a line without it reads as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known_issue: Option<String>,
     /// Whether the case breaks the run.
     pub breaks_run: bool,
     /// The case's `expect`, as written.
@@ -344,6 +348,10 @@ impl CaseLine {
                 .known_failure
                 .as_ref()
                 .map(|k| k.outcome.name().to_string()),
+            known_issue: record
+                .known_failure
+                .as_ref()
+                .and_then(|k| k.issue_url.clone()),
             breaks_run: record.breaks_run(),
             expected: expected_json(case),
             answer: record.answer.to_json(),

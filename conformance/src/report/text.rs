@@ -11,7 +11,7 @@ use crate::run::RunReport;
 use super::escape::terminal as safe;
 use super::record::{CaseLine, RunLog};
 use super::{
-    Status, Tally, answer_is_fault, by_clause, by_level, compact, listed_otherwise, listed_reason,
+    Status, Tally, answer_is_fault, by_clause, by_level, compact, listed_otherwise, listed_with_issue,
     one_line, plural, protocol_note, reason, verdict,
 };
 
@@ -122,7 +122,7 @@ fn render_with(report: &RunLog, grouped: bool) -> String {
                 "  {} [{}]: {}",
                 safe(&record.id),
                 safe(&record.outcome),
-                safe(listed_reason(record))
+                safe(&listed_with_issue(record))
             );
         }
     }
@@ -138,7 +138,7 @@ fn render_with(report: &RunLog, grouped: bool) -> String {
                 out,
                 "  {}: listed because {}",
                 safe(&record.id),
-                safe(listed_reason(record))
+                safe(&listed_with_issue(record))
             );
         }
     }
@@ -234,7 +234,7 @@ fn section(out: &mut String, title: &str, records: &[&CaseLine], grouped: bool) 
                 out,
                 "  listed:   as {} in the expectations file, because {}",
                 safe(listed),
-                safe(&one_line(listed_reason(record)))
+                safe(&one_line(&listed_with_issue(record)))
             );
         }
         stderr(out, &record.stderr);

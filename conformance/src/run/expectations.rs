@@ -8,6 +8,7 @@
 //! reason = "the prefix rule is never checked"
 //! source = "src/array/codec/array_to_array/reshape.rs"   # optional
 //! outcome = "fail"   # optional: "fail" (the default), "error" or "crash"
+//! issue_url = "https://github.com/zarrs/zarrs/issues/1"   # optional: the upstream issue
 //! ```
 //!
 //! A listed case is excused only for the outcome listed: a case listed as `fail`
@@ -82,6 +83,9 @@ pub struct KnownFailure {
     pub reason: String,
     /// The outcome it is listed with.
     pub outcome: ListedOutcome,
+    /// The upstream issue its entry names (`issue_url`), if any: an `https://` URL
+    /// that [`zarr_reshape_harness::check_issue_url`] accepts.
+    pub issue_url: Option<String>,
 }
 
 /// Known failures by case id.
@@ -114,7 +118,8 @@ impl Expectations {
     /// When the file cannot be read (or is not a regular file, or is larger than
     /// [`MAX_KNOWN_FAILURES_BYTES`]), is not of this form (an `outcome` other than
     /// `fail`, `error` and `crash` included), gives an empty reason or a reason
-    /// still [`TODO`], or lists an id twice.
+    /// still [`TODO`], gives an `issue_url` that is not an `https://` URL of at most
+    /// 512 bytes, or lists an id twice.
     pub fn load(path: &Path) -> Result<Self, String> {
         let text = read_file(path)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -164,8 +169,12 @@ impl Expectations {
             .ids()
             .filter_map(|id| listed.listed(id).map(|listing| (id, listing)))
             .map(|(id, (reason, outcome))| {
-                let reason = reason.to_string();
-                (id.to_string(), KnownFailure { reason, outcome })
+                let known = KnownFailure {
+                    reason: reason.to_string(),
+                    outcome,
+                    issue_url: listed.issue_url(id).map(str::to_string),
+                };
+                (id.to_string(), known)
             })
             .collect();
         Ok(Self { known, clauses })

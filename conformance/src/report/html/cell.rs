@@ -100,6 +100,12 @@ fn item(out: &mut String, case: &CaseLine) {
             escape(&one_line(listed))
         );
     }
+    if let Some(url) = &case.known_issue {
+        // Text, not a link: the page links to nothing. Its colon as a character
+        // reference, so that no `https://` stands in the page's source either.
+        let url = escape(url).replace(':', "&#58;");
+        let _ = write!(out, "<dt>upstream issue</dt><dd>{url}</dd>");
+    }
     out.push_str("</dl></li>");
 }
 
