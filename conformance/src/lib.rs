@@ -33,6 +33,7 @@ mod cli;
 pub mod coverage;
 pub mod deadline;
 pub mod differential;
+pub mod findings;
 pub mod fixtures;
 pub mod input_file;
 mod judge;

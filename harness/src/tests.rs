@@ -288,8 +288,17 @@ fn an_issue_url_is_kept_for_every_id_of_its_entry() {
     // The reason stays as it was: the URL is a member of its own.
     assert_eq!(known.reason("a"), Some("r (c)"));
     let long = format!("https://x.org/{}", "a".repeat(crate::MAX_ISSUE_URL_BYTES));
-    assert!(crate::check_issue_url(&long).unwrap_err().contains("at most"));
-    for refused in ["https://", "https://.x.org/", "https://x.org:80a/", "https://x.org/\u{202e}"] {
+    assert!(
+        crate::check_issue_url(&long)
+            .unwrap_err()
+            .contains("at most")
+    );
+    for refused in [
+        "https://",
+        "https://.x.org/",
+        "https://x.org:80a/",
+        "https://x.org/\u{202e}",
+    ] {
         assert!(crate::check_issue_url(refused).is_err(), "{refused}");
     }
 }

@@ -11,8 +11,8 @@ use crate::run::RunReport;
 use super::escape::terminal as safe;
 use super::record::{CaseLine, RunLog};
 use super::{
-    Status, Tally, answer_is_fault, by_clause, by_level, compact, listed_otherwise, listed_with_issue,
-    one_line, plural, protocol_note, reason, verdict,
+    Status, Tally, answer_is_fault, by_clause, by_level, compact, listed_otherwise,
+    listed_with_issue, one_line, plural, protocol_note, reason, verdict,
 };
 
 /// The most lines of a case's stderr shown in the summary.
