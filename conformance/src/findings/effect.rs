@@ -3,8 +3,9 @@
 
 use zarr_reshape_harness::ListedOutcome;
 
+use std::collections::BTreeSet;
+
 use super::Entry;
-use super::index::Answered;
 use crate::vector::Expectation;
 
 /// The effect of a bug.
@@ -105,5 +106,28 @@ pub fn kinds(expect: &Expectation) -> (bool, bool) {
             .fold((false, false), |(error, data), (e, d)| {
                 (error || e, data || d)
             }),
+    }
+}
+
+/// What the implementation answered, by listed id, where its case expects data.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answered {
+    /// Ids it refuses.
+    pub refused: BTreeSet<String>,
+    /// Ids it answers with other data.
+    pub wrong_data: BTreeSet<String>,
+}
+
+impl Answered {
+    /// The effect of an entry that lists `ids`, when the index names one of them.
+    #[must_use]
+    pub fn of(&self, ids: &[String]) -> Option<Effect> {
+        if ids.iter().any(|id| self.refused.contains(id)) {
+            Some(Effect::WrongRefusal)
+        } else if ids.iter().any(|id| self.wrong_data.contains(id)) {
+            Some(Effect::WrongData)
+        } else {
+            None
+        }
     }
 }

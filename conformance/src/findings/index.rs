@@ -24,7 +24,8 @@ use serde::Deserialize;
 
 use zarr_reshape_harness::ListedOutcome;
 
-use super::{Effect, ExpectationsFile, Finding, effect};
+pub use super::effect::Answered;
+use super::{ExpectationsFile, Finding, effect};
 
 /// The index.
 #[derive(Debug, Clone, Default)]
@@ -63,29 +64,6 @@ struct Row {
 
 fn yes() -> bool {
     true
-}
-
-/// What the implementation answered, by listed id, where its case expects data.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Answered {
-    /// Ids it refuses.
-    pub refused: BTreeSet<String>,
-    /// Ids it answers with other data.
-    pub wrong_data: BTreeSet<String>,
-}
-
-impl Answered {
-    /// The effect of an entry that lists `ids`, when the index names one of them.
-    #[must_use]
-    pub fn of(&self, ids: &[String]) -> Option<Effect> {
-        if ids.iter().any(|id| self.refused.contains(id)) {
-            Some(Effect::WrongRefusal)
-        } else if ids.iter().any(|id| self.wrong_data.contains(id)) {
-            Some(Effect::WrongData)
-        } else {
-            None
-        }
-    }
 }
 
 /// What the index says of one file.
