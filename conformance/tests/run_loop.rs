@@ -3,7 +3,8 @@
 //! terminal (each case stays in the report files); a long answer is printed once,
 //! capped; `--write-expectations` writes the failing cases with reasons left as
 //! TODO, which the runner refuses until filled in; an entry's clause must be one of
-//! its cases'; and a run in which no MUST case ran fails unless `--allow-no-must`.
+//! its cases'; an entry's `issue_url` is an https URL, carried to the record; and a
+//! run in which no MUST case ran fails unless `--allow-no-must`.
 
 // The helpers below are test code too: clippy.toml's allowances reach only
 // `#[test]` functions.
@@ -226,4 +227,57 @@ fn a_run_in_which_no_must_case_ran_fails_unless_allowed() {
     let last = stdout.lines().last().unwrap();
     assert!(last.contains("--allow-no-must"), "{last}");
     assert!(last.contains("no MUST case ran"), "{last}");
+}
+
+#[test]
+fn an_issue_url_reaches_the_record_and_a_bad_one_is_refused_naming_file_and_entry() {
+    let dir = Scratch::new("run-loop-issue");
+    let file = dir.0.join("issue.toml");
+    let entry = |url: &str| {
+        format!(
+            "[[failure]]\nids = [\"shape.auto.once/two-autos\"]\nclause = \"shape.auto.once\"\n\
+             reason = \"r\"\nissue_url = \"{url}\"\n"
+        )
+    };
+    let cases = spec_cases().join("shape.auto.once");
+    let jsonl = dir.0.join("run.jsonl");
+    let report = format!("jsonl={}", jsonl.display());
+    let arguments = [
+        "--cases",
+        cases.to_str().unwrap(),
+        "--expectations",
+        file.to_str().unwrap(),
+        "--report",
+        &report,
+    ];
+    std::fs::write(&file, entry("http://example.org/issues/1")).unwrap();
+    let (code, _, stderr) = run(&arguments);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(file.to_str().unwrap()), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the entry of shape.auto.once (shape.auto.once/two-autos): issue_url must start with https://"
+        ),
+        "{stderr}"
+    );
+    // A good one: the reference passes the case (an unexpected pass, exit 1), and
+    // its line carries the URL.
+    let url = "https://github.com/example/example-zarr/issues/7";
+    std::fs::write(&file, entry(url)).unwrap();
+    let (code, stdout, _) = run(&arguments);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!("; upstream issue {url}")),
+        "{stdout}"
+    );
+    let line = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .find(|line| line.contains("\"shape.auto.once/two-autos\""))
+        .map(str::to_string)
+        .unwrap();
+    assert!(
+        line.contains(&format!("\"known_issue\":\"{url}\"")),
+        "{line}"
+    );
 }
