@@ -20,6 +20,19 @@ pub struct FixturesArgs {
     /// Write even when arrays/ holds files this tool did not write (they are kept).
     #[arg(long)]
     force: bool,
+    /// Write (or check) the sample data for zarr-extensions' codecs/reshape/sample_data/
+    /// into this folder instead of the fixtures.
+    #[arg(long, value_name = "DIR", conflicts_with = "root")]
+    sample_data: Option<PathBuf>,
+    /// With --sample-data: also write the sample arrays' read-array cases to this new
+    /// file (for a suite root holding the arrays under arrays/).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "sample_data",
+        conflicts_with = "check"
+    )]
+    suite_cases: Option<PathBuf>,
     /// The suite root to write to (or check), the folder holding clauses.json
     /// [default: with --check, the embedded suite; else the spec-cases/ folder of
     /// the zarr-reshape checkout holding the current folder].
@@ -30,6 +43,14 @@ pub struct FixturesArgs {
 /// Exit 0 when written (or current), 1 when `--check` finds a difference, 2 on an
 /// error.
 pub fn execute(args: &FixturesArgs) -> ExitCode {
+    if let Some(dir) = &args.sample_data {
+        return super::sample_data::execute(
+            dir,
+            args.check,
+            args.force,
+            args.suite_cases.as_deref(),
+        );
+    }
     if !args.check {
         // Writing needs a checkout's folder, found from where the user stands: never
         // the source tree this binary happened to be built from.

@@ -10,6 +10,7 @@ mod progress;
 mod report;
 mod resolve;
 mod run;
+mod sample_data;
 mod suite;
 mod vectors;
 mod written;

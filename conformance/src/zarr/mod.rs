@@ -27,6 +27,7 @@ pub(crate) mod element;
 mod grid;
 mod metadata;
 mod shapes;
+mod shard;
 mod write;
 
 use std::fmt;

@@ -1,6 +1,7 @@
 //! Writing: an array cut into the chunks of its regular grid, each padded to the
 //! full chunk shape with the fill value (the core spec's chunks all have the chunk
-//! shape) and encoded through the chain.
+//! shape) and encoded through the chain; a sharded array's shards through
+//! [`super::shard`].
 
 use ndarray::{ArrayD, IxDyn};
 
@@ -41,6 +42,9 @@ pub fn encode_chunks(
         return Err(ZarrError::malformed(
             "the array is larger than this writer's limit",
         ));
+    }
+    if super::shard::split(&metadata.codecs).is_some() {
+        return with_elements!(array, a => super::shard::encode_shards(metadata, a));
     }
     let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
     with_elements!(array, a => encode_typed(metadata, &chain, a))
