@@ -172,3 +172,35 @@ fn writing_keeps_what_it_did_not_write_and_check_sees_a_change() {
     assert_eq!(stale.status.code(), Some(1), "{stale:?}");
     assert!(String::from_utf8_lossy(&stale.stderr).contains("reshape_auto.zarr/c/0/0 differs"));
 }
+
+/// The shard writer refuses what it does not write, and a shard that does not
+/// divide into inner chunks, instead of writing something else.
+#[test]
+fn the_shard_writer_refuses_what_it_cannot_write() {
+    use zarr_reshape_conformance::zarr::{ArrayMetadata, encode_chunks};
+    let array = sample::samples()
+        .into_iter()
+        .find(|s| s.name == "reshape_in_shard.zarr")
+        .unwrap();
+    let metadata = |sharding: Value| {
+        let json = serde_json::json!({
+            "zarr_format": 3, "node_type": "array", "shape": [8, 8], "data_type": "uint16",
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 8]}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": 0,
+            "codecs": [{"name": "sharding_indexed", "configuration": sharding}],
+        });
+        ArrayMetadata::from_json(&json).unwrap()
+    };
+    let bytes = serde_json::json!([{"name": "bytes", "configuration": {"endian": "little"}}]);
+    let start = metadata(serde_json::json!({
+        "chunk_shape": [2, 4], "codecs": bytes, "index_codecs": bytes, "index_location": "start",
+    }));
+    let refused = encode_chunks(&start, &array.values()).unwrap_err();
+    assert!(refused.is_unsupported(), "{refused}");
+    let uneven = metadata(serde_json::json!({
+        "chunk_shape": [3, 4], "codecs": bytes, "index_codecs": bytes,
+    }));
+    let refused = encode_chunks(&uneven, &array.values()).unwrap_err();
+    assert!(refused.message.contains("does not divide"), "{refused}");
+}

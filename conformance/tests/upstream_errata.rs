@@ -79,9 +79,10 @@ fn upstream_readme(text: &str) -> String {
 }
 
 /// A tree laid out as zarr-extensions (`codecs/reshape/{README.md,schema.json}`)
-/// from the shared copies; patched when `patch` is set.
-fn tree(spec: &Path, patch: bool) -> Scratch {
-    let dir = Scratch::new(if patch { "patched" } else { "unpatched" });
+/// from the shared copies, in a scratch folder of its own (`name`: the tests run
+/// at once, in one process); patched when `patch` is set.
+fn tree(spec: &Path, name: &str, patch: bool) -> Scratch {
+    let dir = Scratch::new(name);
     let reshape = dir.0.join("codecs/reshape");
     std::fs::create_dir_all(&reshape).unwrap();
     let readme = std::fs::read_to_string(spec.join("reshape-codec.upstream.md")).unwrap();
@@ -123,12 +124,16 @@ fn count(findings: &[Value], severity: &str) -> usize {
 #[test]
 fn the_patched_readme_passes_check_spec() {
     let Some(spec) = shared_spec() else { return };
-    let before = findings(&tree(&spec, false).0.join("codecs/reshape/README.md"));
+    let before = findings(
+        &tree(&spec, "check-spec-unpatched", false)
+            .0
+            .join("codecs/reshape/README.md"),
+    );
     assert!(
         count(&before, "error") > 0 && count(&before, "warning") > 0,
         "the unpatched README must have errors and warnings: {before:#?}"
     );
-    let patched = tree(&spec, true);
+    let patched = tree(&spec, "check-spec-patched", true);
     let readme = std::fs::read_to_string(patched.0.join("codecs/reshape/README.md")).unwrap();
     let after = findings(&patched.0.join("codecs/reshape/README.md"));
     let loud: Vec<&Value> = after.iter().filter(|f| f["severity"] != "note").collect();
@@ -181,7 +186,7 @@ fn verdict(expect: &Expectation) -> (bool, Vec<String>) {
 #[test]
 fn the_patched_schema_agrees_with_the_vectors() {
     let Some(spec) = shared_spec() else { return };
-    let patched = tree(&spec, true);
+    let patched = tree(&spec, "schema-patched", true);
     let text = std::fs::read_to_string(patched.0.join("codecs/reshape/schema.json")).unwrap();
     let schema: Value = serde_json::from_str(&text).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
