@@ -19,7 +19,8 @@
 //!   [`fixtures`] (Zarr arrays), [`differential`] (`zarr-reshape fuzz`),
 //!   [`report`] (run reports), [`check_spec`] and [`meaning`] (the spec editors'
 //!   tools, which use nothing of the rest), and [`write_guard`] (writing below a
-//!   named folder without following a link).
+//!   named folder without following a link), [`reader`] (command-line readers,
+//!   `--array_path`) and [`bats_export`] (the fixtures as a bats suite).
 //!
 //! Everything else is private: the adapter's process handling, the answer
 //! reader, the judgement's internals.
@@ -28,6 +29,7 @@
 mod adapter;
 mod answer;
 mod arrays;
+pub mod bats_export;
 pub mod check_spec;
 mod cli;
 pub mod coverage;
@@ -39,6 +41,7 @@ pub mod input_file;
 mod judge;
 pub mod matrix;
 pub mod meaning;
+pub mod reader;
 pub mod readings;
 pub mod reference;
 mod registry;

@@ -7,6 +7,8 @@ mod fixtures;
 mod fuzz;
 mod manual;
 mod progress;
+mod read;
+mod export_bats;
 mod report;
 mod resolve;
 mod run;
@@ -52,6 +54,10 @@ enum Command {
     Report(report::ReportArgs),
     /// Serve the reference implementation over the adapter protocol on stdin and stdout.
     Adapter,
+    /// Read one Zarr array with the reference and print its elements, one JSON value a line (a command-line reader).
+    Read(read::ReadArgs),
+    /// Write the array fixtures as a bats suite in zarr-conformance-tests' layout (or check one with --check).
+    ExportBats(export_bats::ExportBatsArgs),
     /// Resolve one configuration against a decoded shape, explained clause by clause.
     Resolve(resolve::ResolveArgs),
     /// List the vectors by clause, validate them, or export the embedded suite.
@@ -85,6 +91,8 @@ impl Cli {
                     }
                 }
             }
+            Command::Read(args) => read::execute(&args),
+            Command::ExportBats(args) => export_bats::execute(&args),
             Command::Resolve(args) => resolve::execute(&args),
             Command::Vectors(args) => vectors::execute(&args),
             Command::CheckSpec(args) => check_spec::execute(&args),

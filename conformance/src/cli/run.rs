@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::output::out;
 use crate::ClassCheck;
+use crate::reader::ArrayPathReader;
 use crate::report::format::Format;
 use crate::report::jsonl::{self, Recorder};
 use crate::report::record::RunLog;
@@ -27,8 +28,20 @@ use indicatif::ProgressBar;
 pub struct RunArgs {
     /// The adapter command of the implementation under test (split like a shell
     /// would, run without one); without it, the embedded reference runs in-process.
-    #[arg(long, value_name = "CMD")]
+    #[arg(long, value_name = "CMD", conflicts_with = "array_path_reader")]
     adapter: Option<String>,
+    /// A command-line reader under test instead (split like --adapter's command):
+    /// run once per whole-array read-array case with --array_path=PATH appended,
+    /// its elements read from stdout (PROTOCOL.md, "Command-line readers"); every
+    /// other case is skipped.
+    #[arg(long, value_name = "CMD")]
+    array_path_reader: Option<String>,
+    /// The name reports give the command-line reader [default: its command's first word].
+    #[arg(long, value_name = "NAME", requires = "array_path_reader")]
+    reader_name: Option<String>,
+    /// The version reports give the command-line reader [default: unknown].
+    #[arg(long, value_name = "V", requires = "array_path_reader")]
+    reader_version: Option<String>,
     /// A suite folder, a folder below one, a vector file, or a clause id such as
     /// input-dims.prefix (its cases in the embedded suite) [default: the embedded suite].
     #[arg(long = "cases", value_name = "DIR|FILE|CLAUSE", num_args = 1..)]
@@ -52,13 +65,15 @@ pub struct RunArgs {
     /// badge=PATH (repeatable); each is rendered from the run's JSON-lines records.
     #[arg(long = "report", value_name = "FORMAT=PATH")]
     reports: Vec<String>,
-    /// Compare error classes even when the adapter names none (an unnamed class fails).
-    #[arg(long)]
+    /// Compare error classes even when the adapter names none (an unnamed class fails;
+    /// not with --array-path-reader, whose refusals name none).
+    #[arg(long, conflicts_with = "array_path_reader")]
     strict_classes: bool,
-    /// Per-case timeout, in milliseconds (an adapter's, or the in-process reference's).
+    /// Per-case timeout, in milliseconds (an adapter's, a reader process's, or the
+    /// in-process reference's).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     timeout: u64,
-    /// Run this many adapter processes (or reference threads) in parallel, at most 64.
+    /// Run this many adapter processes (reader processes, reference threads) in parallel, at most 64.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_jobs)]
     jobs: usize,
 }
@@ -282,6 +297,22 @@ fn filter_cases(cases: Vec<Case>, filter: Option<&str>) -> Result<Vec<Case>, Str
 }
 
 fn implementation(args: &RunArgs) -> Result<Box<dyn Implementation + Send>, String> {
+    if let Some(command) = &args.array_path_reader {
+        let argv = shlex::split(command)
+            .filter(|argv| !argv.is_empty())
+            .ok_or_else(|| format!("--array-path-reader {command:?} is not a command line"))?;
+        let name = args
+            .reader_name
+            .clone()
+            .unwrap_or_else(|| ArrayPathReader::default_name(&argv));
+        let version = args.reader_version.clone().unwrap_or_else(|| "unknown".into());
+        return Ok(Box::new(ArrayPathReader::new(
+            argv,
+            name,
+            version,
+            Duration::from_millis(args.timeout),
+        )));
+    }
     let Some(command) = &args.adapter else {
         return Ok(Box::new(Reference::with_timeout(Duration::from_millis(
             args.timeout,
