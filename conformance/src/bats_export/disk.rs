@@ -57,14 +57,23 @@ fn read_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
         Err(error) => return Err(located(path, error)),
     };
     if !metadata.file_type().is_file() {
-        return Err(located(path, "is not a regular file (a link is never read)"));
+        return Err(located(
+            path,
+            "is not a regular file (a link is never read)",
+        ));
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES.saturating_add(1)).read_to_end(&mut bytes))
+        .and_then(|file| {
+            file.take(MAX_FILE_BYTES.saturating_add(1))
+                .read_to_end(&mut bytes)
+        })
         .map_err(|e| located(path, e))?;
     if u64::try_from(bytes.len()).is_ok_and(|len| len > MAX_FILE_BYTES) {
-        return Err(located(path, format!("is larger than {MAX_FILE_BYTES} bytes")));
+        return Err(located(
+            path,
+            format!("is larger than {MAX_FILE_BYTES} bytes"),
+        ));
     }
     Ok(Some(bytes))
 }
@@ -84,7 +93,10 @@ fn listed(root: &Path) -> Result<BTreeSet<String>, String> {
         ));
     }
     let mut names = BTreeSet::new();
-    for line in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let plain = Path::new(line)
             .components()
             .all(|part| matches!(part, Component::Normal(_)));
@@ -192,7 +204,11 @@ pub fn write(dir: &Path) -> Result<usize, String> {
     let manifest_first = rendered
         .iter()
         .filter(|(name, _)| name.as_str() == MANIFEST)
-        .chain(rendered.iter().filter(|(name, _)| name.as_str() != MANIFEST));
+        .chain(
+            rendered
+                .iter()
+                .filter(|(name, _)| name.as_str() != MANIFEST),
+        );
     for (name, bytes) in manifest_first {
         write_guard::replace_file(dir, name, bytes).map_err(|e| e.to_string())?;
     }
@@ -230,7 +246,10 @@ pub fn check(dir: &Path) -> Result<(usize, Option<String>), String> {
             .into_iter()
             .find(|name| !rendered.contains_key(name))
         {
-            return Ok((rendered.len(), Some(format!("{name} is not part of the export"))));
+            return Ok((
+                rendered.len(),
+                Some(format!("{name} is not part of the export (move it away)")),
+            ));
         }
     }
     Ok((rendered.len(), None))

@@ -79,12 +79,14 @@ reshape_compare() {
     function number(s) { return s ~ /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/ }
     # 1 when the printed value g is the expected value w, else 0.
     function same(g, w) {
-      g = unquote(g); w = unquote(w)
+      # Concatenation makes strings: input that looks numeric compares as a
+      # number otherwise, and 64-bit integers do not fit a double.
+      g = unquote(g) ""; w = unquote(w) ""
       if (type == "bool") { return g == w && (g == "true" || g == "false") }
       if (type ~ /^u?int/) {
         if (g !~ /^-?(0|[1-9][0-9]*)$/) { return 0 }
         if (g == "-0") { g = "0" }
-        return g == w
+        return (g "") == (w "")
       }
       if (g == "NaN" || g == "Infinity" || g == "-Infinity") { return g == w }
       if (!number(g) || !number(w)) { return 0 }
@@ -132,10 +134,18 @@ pub fn bats(table: &[Fixture]) -> String {
     text.push_str(FUNCTIONS);
     for fixture in table {
         let call = match fixture.error {
-            None => format!("reshape_valid {} {}", fixture.name, fixture.data_type.name()),
+            None => format!(
+                "reshape_valid {} {}",
+                fixture.name,
+                fixture.data_type.name()
+            ),
             Some(_) => format!("reshape_invalid {}", fixture.name),
         };
-        let _ = write!(text, "\n@test \"{}\" {{\n  {call}\n}}\n", test_name(fixture));
+        let _ = write!(
+            text,
+            "\n@test \"{}\" {{\n  {call}\n}}\n",
+            test_name(fixture)
+        );
     }
     text
 }

@@ -3,12 +3,12 @@
 mod output;
 
 mod check_spec;
+mod export_bats;
 mod fixtures;
 mod fuzz;
 mod manual;
 mod progress;
 mod read;
-mod export_bats;
 mod report;
 mod resolve;
 mod run;

@@ -305,7 +305,10 @@ fn implementation(args: &RunArgs) -> Result<Box<dyn Implementation + Send>, Stri
             .reader_name
             .clone()
             .unwrap_or_else(|| ArrayPathReader::default_name(&argv));
-        let version = args.reader_version.clone().unwrap_or_else(|| "unknown".into());
+        let version = args
+            .reader_version
+            .clone()
+            .unwrap_or_else(|| "unknown".into());
         return Ok(Box::new(ArrayPathReader::new(
             argv,
             name,

@@ -72,9 +72,10 @@ impl ArrayPathReader {
     pub fn default_name(argv: &[String]) -> String {
         argv.first()
             .map(|program| {
-                Path::new(program)
-                    .file_name()
-                    .map_or_else(|| program.clone(), |name| name.to_string_lossy().into_owned())
+                Path::new(program).file_name().map_or_else(
+                    || program.clone(),
+                    |name| name.to_string_lossy().into_owned(),
+                )
             })
             .unwrap_or_else(|| "reader".into())
     }
@@ -86,7 +87,12 @@ impl Implementation for ArrayPathReader {
     }
 
     fn run(&mut self, case: &Case) -> Answer {
-        let Operation::ReadArray { path, data_type, region } = &case.operation else {
+        let Operation::ReadArray {
+            path,
+            data_type,
+            region,
+        } = &case.operation
+        else {
             return Answer::Skipped {
                 reason: format!(
                     "a command-line reader only reads arrays; this is a {} case",
@@ -111,10 +117,18 @@ impl Implementation for ArrayPathReader {
             }
             Ended::Exited { status, .. } if status.code().is_some() => Answer::Error {
                 class: None,
-                message: format!("the reader refused the array: {}; {}", process::describe(status), last_line(&self.stderr)),
+                message: format!(
+                    "the reader refused the array: {}; {}",
+                    process::describe(status),
+                    last_line(&self.stderr)
+                ),
             },
             Ended::Exited { status, .. } => Answer::Crashed {
-                message: format!("the reader was {}; {}", process::describe(status), last_line(&self.stderr)),
+                message: format!(
+                    "the reader was {}; {}",
+                    process::describe(status),
+                    last_line(&self.stderr)
+                ),
             },
             Ended::TimedOut => Answer::Errored {
                 message: format!(
@@ -148,7 +162,10 @@ fn last_line(stderr: &str) -> String {
         .rev()
         .map(str::trim)
         .find(|line| !line.is_empty())
-        .map_or_else(|| "stderr was empty".into(), |line| format!("stderr: {line}"))
+        .map_or_else(
+            || "stderr was empty".into(),
+            |line| format!("stderr: {line}"),
+        )
 }
 
 /// The expected elements of the case (its first output expectation), in C order,
@@ -214,7 +231,10 @@ fn output(case: &Case, data_type: crate::DataType, stdout: &[u8]) -> Map<String,
             output.insert("data".into(), data);
         }
         None => {
-            output.insert("unreadable_output".into(), Value::from("the elements do not fill the shape"));
+            output.insert(
+                "unreadable_output".into(),
+                Value::from("the elements do not fill the shape"),
+            );
         }
     }
     output

@@ -36,9 +36,17 @@ const GRACE: Duration = Duration::from_millis(500);
 /// Runs `argv` (the program, then its arguments; no shell) with at most
 /// `timeout`, keeping at most `max_stdout` bytes of stdout (more ends the run)
 /// and the last `max_stderr` bytes of stderr, which are returned beside the end.
-pub fn run(argv: &[String], timeout: Duration, max_stdout: usize, max_stderr: usize) -> (Ended, String) {
+pub fn run(
+    argv: &[String],
+    timeout: Duration,
+    max_stdout: usize,
+    max_stderr: usize,
+) -> (Ended, String) {
     let Some((program, arguments)) = argv.split_first() else {
-        return (Ended::NotStarted("the reader command is empty".into()), String::new());
+        return (
+            Ended::NotStarted("the reader command is empty".into()),
+            String::new(),
+        );
     };
     let spawned = Command::new(program)
         .args(arguments)
@@ -50,7 +58,10 @@ pub fn run(argv: &[String], timeout: Duration, max_stdout: usize, max_stderr: us
     let mut child = match spawned {
         Ok(child) => child,
         Err(error) => {
-            return (Ended::NotStarted(format!("cannot start {program}: {error}")), String::new());
+            return (
+                Ended::NotStarted(format!("cannot start {program}: {error}")),
+                String::new(),
+            );
         }
     };
     let overflow = Arc::new(AtomicBool::new(false));
@@ -58,7 +69,10 @@ pub fn run(argv: &[String], timeout: Duration, max_stdout: usize, max_stderr: us
         let overflow = Arc::clone(&overflow);
         spawn_reader(pipe, max_stdout, Some(overflow))
     });
-    let stderr = child.stderr.take().map(|pipe| spawn_reader(pipe, max_stderr, None));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|pipe| spawn_reader(pipe, max_stderr, None));
     let deadline = Instant::now().checked_add(timeout);
     let group = format!("-{}", child.id());
     let status = loop {

@@ -74,7 +74,13 @@ fn flatten(value: Value, into: &mut Vec<Value>) {
 /// Why the value is no element of the type (a fraction for an integer type, a
 /// number for `bool`, another string, a list, an object, `null`).
 pub fn element(data_type: DataType, value: &Value) -> Result<Value, String> {
-    let wrong = || format!("{} is no {} value", cut(&value.to_string()), data_type.name());
+    let wrong = || {
+        format!(
+            "{} is no {} value",
+            cut(&value.to_string()),
+            data_type.name()
+        )
+    };
     match data_type {
         DataType::Bool if value.is_boolean() => Ok(value.clone()),
         DataType::Bool => Err(wrong()),
@@ -85,9 +91,23 @@ pub fn element(data_type: DataType, value: &Value) -> Result<Value, String> {
                 _ => return Err(wrong()),
             };
             let spelled = if data_type == DataType::Float32 {
-                text.parse::<f32>().map(|v| float_value(v.is_nan(), v.is_infinite(), v.is_sign_negative(), v.to_string()))
+                text.parse::<f32>().map(|v| {
+                    float_value(
+                        v.is_nan(),
+                        v.is_infinite(),
+                        v.is_sign_negative(),
+                        v.to_string(),
+                    )
+                })
             } else {
-                text.parse::<f64>().map(|v| float_value(v.is_nan(), v.is_infinite(), v.is_sign_negative(), v.to_string()))
+                text.parse::<f64>().map(|v| {
+                    float_value(
+                        v.is_nan(),
+                        v.is_infinite(),
+                        v.is_sign_negative(),
+                        v.to_string(),
+                    )
+                })
             };
             spelled.map_err(|_| wrong())
         }
@@ -118,8 +138,12 @@ pub fn is_nan(data_type: DataType, value: &Value) -> bool {
         Some(bits) => {
             let hex = bits.strip_prefix("0x").unwrap_or("");
             match data_type {
-                DataType::Float32 => u32::from_str_radix(hex, 16).is_ok_and(|b| f32::from_bits(b).is_nan()),
-                DataType::Float64 => u64::from_str_radix(hex, 16).is_ok_and(|b| f64::from_bits(b).is_nan()),
+                DataType::Float32 => {
+                    u32::from_str_radix(hex, 16).is_ok_and(|b| f32::from_bits(b).is_nan())
+                }
+                DataType::Float64 => {
+                    u64::from_str_radix(hex, 16).is_ok_and(|b| f64::from_bits(b).is_nan())
+                }
                 _ => false,
             }
         }
