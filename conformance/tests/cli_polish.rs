@@ -15,10 +15,12 @@ use common::Scratch;
 const BINARY: &str = env!("CARGO_BIN_EXE_zarr-reshape");
 
 /// The subcommands every generated text must mention.
-const SUBCOMMANDS: [&str; 10] = [
+const SUBCOMMANDS: [&str; 12] = [
     "run",
     "report",
     "adapter",
+    "read",
+    "export-bats",
     "resolve",
     "vectors",
     "check-spec",
