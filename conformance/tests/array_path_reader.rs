@@ -324,6 +324,16 @@ fn output_beyond_the_bound_is_an_error() {
         "{}",
         record.outcome
     );
+    // Within the bound, far more values than the array holds are a wrong answer,
+    // not read one by one.
+    let report = run(&fake, &["flood", "1048576"], &cases, TEN_SECONDS);
+    let record = &report.records[0];
+    assert_eq!(record.outcome.name(), "fail", "{}", record.outcome);
+    let Answer::Output(output) = &record.answer else {
+        panic!("{:?}", record.answer)
+    };
+    let why = output["unreadable_output"].as_str().unwrap();
+    assert!(why.contains("values printed"), "{why}");
 }
 
 #[test]

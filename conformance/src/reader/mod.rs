@@ -191,9 +191,20 @@ fn expected(case: &Case) -> Option<(Vec<u64>, Vec<Value>)> {
 /// The protocol output for a reader's stdout (see the module documentation).
 fn output(case: &Case, data_type: crate::DataType, stdout: &[u8]) -> Map<String, Value> {
     let mut output = Map::new();
+    let expected = expected(case);
+    // Memory: at most about twice the expected elements are read (none is
+    // expected of an invalid array, where exit status 0 is already wrong).
+    let count = expected.as_ref().map_or(0, |(_, want)| want.len());
+    let most = count.saturating_mul(2).saturating_add(16);
     let read = std::str::from_utf8(stdout)
         .map_err(|error| format!("stdout is not UTF-8: {error}"))
-        .and_then(values::parse)
+        .and_then(|text| match values::rough_count(text) {
+            rough if rough > most => Err(format!(
+                "about {rough} values printed; at most {most} are read (the array holds {count} \
+                 expected elements, none for an invalid array)"
+            )),
+            _ => values::parse(text),
+        })
         .and_then(|printed| {
             printed
                 .iter()
@@ -211,7 +222,6 @@ fn output(case: &Case, data_type: crate::DataType, stdout: &[u8]) -> Map<String,
             return output;
         }
     };
-    let expected = expected(case);
     if let Some((_, want)) = &expected {
         // A NaN printed where the vector holds a NaN is that NaN.
         for (got, want) in elements.iter_mut().zip(want) {

@@ -50,6 +50,18 @@ pub fn parse(stdout: &str) -> Result<Vec<Value>, String> {
         .collect()
 }
 
+/// An upper bound of the values [`parse`] reads from `stdout`, counted without
+/// reading them: the larger of the commas and one (a nested document's leaf
+/// follows its first bracket or a comma) and the lines that are not blank.
+#[must_use]
+pub fn rough_count(stdout: &str) -> usize {
+    let lines = stdout
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .count();
+    lines.max(stdout.matches(',').count().saturating_add(1))
+}
+
 /// At most 80 characters of `text`.
 fn cut(text: &str) -> String {
     match text.char_indices().nth(80) {
