@@ -379,3 +379,40 @@ fn the_bats_comparison_is_the_contracts_as_far_as_awk_goes() {
         );
     }
 }
+
+#[test]
+fn no_symbolic_link_is_written_through() {
+    use std::os::unix::fs::symlink;
+    let scratch = Scratch::new("bats-links");
+    let elsewhere = scratch.0.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    // The folder itself, data/, and an array folder, each a link in turn.
+    let linked_dir = scratch.0.join("linked");
+    symlink(&elsewhere, &linked_dir).unwrap();
+    assert_eq!(
+        zarr_reshape(&["export-bats"], &linked_dir).status.code(),
+        Some(2)
+    );
+    let dir = scratch.0.join("export");
+    std::fs::create_dir(&dir).unwrap();
+    symlink(&elsewhere, dir.join("data")).unwrap();
+    assert_eq!(zarr_reshape(&["export-bats"], &dir).status.code(), Some(2));
+    std::fs::remove_file(dir.join("data")).unwrap();
+    export(&dir);
+    let name = fixtures().into_keys().next().unwrap();
+    let array = dir.join("data").join(format!("{name}.zarr"));
+    std::fs::remove_dir_all(&array).unwrap();
+    symlink(&elsewhere, &array).unwrap();
+    assert_eq!(zarr_reshape(&["export-bats"], &dir).status.code(), Some(2));
+    assert_eq!(
+        zarr_reshape(&["export-bats", "--check"], &dir)
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing written there"
+    );
+}

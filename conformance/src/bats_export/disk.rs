@@ -221,10 +221,12 @@ pub fn write(dir: &Path) -> Result<usize, String> {
 /// when current. Returns also the number of files compared.
 ///
 /// # Errors
-/// When a file cannot be read, or is a link or larger than the bound.
+/// When a file cannot be read, a link is on its way, or it is larger than the bound.
 pub fn check(dir: &Path) -> Result<(usize, Option<String>), String> {
     let rendered = super::render()?;
     for (name, want) in &rendered {
+        // Nothing is read through a link on the way.
+        write_guard::check_file(dir, name).map_err(|e| e.to_string())?;
         match read_file(&join(dir, name))? {
             None => return Ok((rendered.len(), Some(format!("{name} is missing")))),
             Some(got) if &got != want => {
