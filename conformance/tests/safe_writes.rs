@@ -190,7 +190,7 @@ fn man_out_replaces_its_own_pages_and_nothing_else() {
     // A new folder, then the same folder again: its own pages are replaced.
     assert!(man(&dir).status.success());
     let pages = everything_under(&dir);
-    assert_eq!(pages.len(), 11);
+    assert_eq!(pages.len(), 13);
     let output = man(&dir);
     assert!(output.status.success(), "{output:?}");
     assert_eq!(everything_under(&dir), pages);

@@ -11,7 +11,7 @@
 //!   that is no signal (invalid ones);
 //! - `README.md`, what the export is and how to run it;
 //! - [`MANIFEST`], every file written: the only files a later export rewrites or
-//!   removes (see [`write`]).
+//!   removes (see [`write()`]).
 
 mod disk;
 mod script;

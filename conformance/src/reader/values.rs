@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::arrays::{DataType, TypedArray};
 
-/// The three float spellings that are strings.
-const SPECIAL: [&str; 3] = ["NaN", "Infinity", "-Infinity"];
+/// The three float spellings that are strings: `"NaN"`, `"Infinity"`, `"-Infinity"`.
+pub const SPECIAL: [&str; 3] = ["NaN", "Infinity", "-Infinity"];
 
 /// The elements of `stdout`: the whole text as one JSON document of nested lists
 /// (numpy's `tolist()`), flattened in order; else one JSON value per line, blank
