@@ -57,7 +57,8 @@ impl ArrayPathReader {
             info: ImplementationInfo {
                 name,
                 version,
-                language: "unknown".into(),
+                // What reports show in place of a language: a reader is any program.
+                language: "command-line reader".into(),
                 operations: vec!["read-array".into()],
                 protocol: crate::wire::PROTOCOL_VERSION,
             },
