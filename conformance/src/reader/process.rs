@@ -64,22 +64,26 @@ pub fn run(
             );
         }
     };
-    let overflow = Arc::new(AtomicBool::new(false));
-    let stdout = child.stdout.take().map(|pipe| {
-        let overflow = Arc::clone(&overflow);
-        spawn_reader(pipe, max_stdout, Some(overflow))
-    });
-    let stderr = child
-        .stderr
-        .take()
-        .map(|pipe| spawn_reader(pipe, max_stderr, None));
-    let deadline = Instant::now().checked_add(timeout);
     let group = format!("-{}", child.id());
+    let overflow = Arc::new(AtomicBool::new(false));
+    let readers = match (child.stdout.take(), child.stderr.take()) {
+        (Some(out), Some(err)) => spawn_reader(out, max_stdout, Some(Arc::clone(&overflow)))
+            .and_then(|stdout| Ok((stdout, spawn_reader(err, max_stderr, None)?))),
+        _ => Err("the reader's pipes could not be opened".into()),
+    };
+    let (stdout, stderr) = match readers {
+        Ok((stdout, stderr)) => (Some(stdout), Some(stderr)),
+        Err(message) => return (abandon(&mut child, &group, message), String::new()),
+    };
+    let deadline = Instant::now().checked_add(timeout);
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {}
-            Err(_) => break None,
+            Err(error) => {
+                let message = format!("waiting for the reader failed: {error}");
+                return (abandon(&mut child, &group, message), String::new());
+            }
         }
         if overflow.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d) {
             break None;
@@ -135,6 +139,14 @@ fn signal_name(signal: i32) -> &'static str {
     }
 }
 
+/// Kills the reader's group and the reader, reaps it: it could not be run.
+fn abandon(child: &mut std::process::Child, group: &str, message: String) -> Ended {
+    kill_group(group);
+    let _ = child.kill();
+    let _ = child.wait();
+    Ended::NotStarted(message)
+}
+
 fn kill_group(group: &str) {
     let _ = Command::new("kill")
         .args(["-KILL", "--", group])
@@ -151,31 +163,35 @@ fn spawn_reader(
     mut pipe: impl Read + Send + 'static,
     max: usize,
     overflow: Option<Arc<AtomicBool>>,
-) -> (JoinHandle<Vec<u8>>, Arc<AtomicBool>) {
+) -> Result<(JoinHandle<Vec<u8>>, Arc<AtomicBool>), String> {
     let done = Arc::new(AtomicBool::new(false));
     let finished = Arc::clone(&done);
-    let handle = thread::spawn(move || {
-        let mut kept: Vec<u8> = Vec::new();
-        let mut buffer = vec![0u8; 64 << 10];
-        loop {
-            let read = match pipe.read(&mut buffer) {
-                Ok(0) | Err(_) => break,
-                Ok(read) => read,
-            };
-            kept.extend_from_slice(buffer.get(..read).unwrap_or_default());
-            if kept.len() > max {
-                if let Some(flag) = &overflow {
-                    flag.store(true, Ordering::SeqCst);
-                    break;
+    let spawned = thread::Builder::new()
+        .name("reader-pipe".into())
+        .spawn(move || {
+            let mut kept: Vec<u8> = Vec::new();
+            let mut buffer = vec![0u8; 64 << 10];
+            loop {
+                let read = match pipe.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(read) => read,
+                };
+                kept.extend_from_slice(buffer.get(..read).unwrap_or_default());
+                if kept.len() > max {
+                    if let Some(flag) = &overflow {
+                        flag.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                    let excess = kept.len().saturating_sub(max);
+                    kept.drain(..excess);
                 }
-                let excess = kept.len().saturating_sub(max);
-                kept.drain(..excess);
             }
-        }
-        finished.store(true, Ordering::SeqCst);
-        kept
-    });
-    (handle, done)
+            finished.store(true, Ordering::SeqCst);
+            kept
+        });
+    spawned
+        .map(|handle| (handle, done))
+        .map_err(|error| format!("cannot start a thread for the reader's pipes: {error}"))
 }
 
 /// The reader thread's bytes, waiting at most [`GRACE`] for it to end.
