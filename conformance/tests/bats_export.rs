@@ -287,6 +287,9 @@ fn bats_passes_the_reference_and_fails_wrong_readers() {
     assert_eq!(results.len(), fixtures.len(), "{results:?}");
     assert!(results.values().all(|p| *p), "{results:?}");
 
+    if Command::new("python3").arg("--version").output().is_err() {
+        return eprintln!("SKIPPED (in part): python3 is not on PATH, no wrong reader was run");
+    }
     let wrapper = scratch.0.join("wrapper.py");
     std::fs::write(&wrapper, WRAPPER).unwrap();
     let (victim, _) = fixtures
