@@ -223,11 +223,22 @@ fn bats() -> bool {
 
 /// Runs the export's tests.bats with `cli`; each test's name and whether it passed.
 fn run_bats(dir: &Path, cli: &str) -> BTreeMap<String, bool> {
+    run_bats_file(&dir.join("tests.bats"), &dir.join("data"), cli, &[])
+}
+
+/// `bats --tap file` with `envs` set besides ZARR_CLI and ZARR_CONFORMANCE_DATA.
+fn run_bats_file(
+    file: &Path,
+    data: &Path,
+    cli: &str,
+    envs: &[(&str, &str)],
+) -> BTreeMap<String, bool> {
     let output = Command::new("bats")
         .arg("--tap")
-        .arg(dir.join("tests.bats"))
+        .arg(file)
         .env("ZARR_CLI", cli)
-        .env("ZARR_CONFORMANCE_DATA", dir.join("data"))
+        .env("ZARR_CONFORMANCE_DATA", data)
+        .envs(envs.iter().copied())
         .output()
         .unwrap();
     let tap = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -286,6 +297,15 @@ fn bats_passes_the_reference_and_fails_wrong_readers() {
     let results = run_bats(&dir, &format!("{BINARY} read"));
     assert_eq!(results.len(), fixtures.len(), "{results:?}");
     assert!(results.values().all(|p| *p), "{results:?}");
+    // Appended to zarr-conformance-tests' tests.bats, the tests run under `set -eu`.
+    let strict = dir.join("strict.bats");
+    let text = std::fs::read_to_string(dir.join("tests.bats")).unwrap();
+    let (shebang, rest) = text.split_once('\n').unwrap();
+    std::fs::write(&strict, format!("{shebang}\n\nset -eu\n{rest}")).unwrap();
+    let results = run_bats_file(&strict, &dir.join("data"), &format!("{BINARY} read"), &[]);
+    assert_eq!(results.len(), fixtures.len(), "{results:?}");
+    assert!(results.values().all(|p| *p), "under set -eu: {results:?}");
+    std::fs::remove_file(&strict).unwrap();
 
     if Command::new("python3").arg("--version").output().is_err() {
         return eprintln!("SKIPPED (in part): python3 is not on PATH, no wrong reader was run");
@@ -302,21 +322,29 @@ fn bats_passes_the_reference_and_fails_wrong_readers() {
         let should_pass = expected.get("data").is_some() && name != victim;
         assert_eq!(results[&name_of(name)], should_pass, "{name}: {results:?}");
     }
+    // With ZARR_RESHAPE_STATUS_ONLY=1 a wrong value is not seen; exit 0 on an
+    // invalid array still is.
+    let status_only = [("ZARR_RESHAPE_STATUS_ONLY", "1")];
+    let results = run_bats_file(
+        &dir.join("tests.bats"),
+        &dir.join("data"),
+        &wrong,
+        &status_only,
+    );
+    for (name, expected) in &fixtures {
+        let should_pass = expected.get("data").is_some();
+        assert_eq!(results[&name_of(name)], should_pass, "{name}: {results:?}");
+    }
     let nested = format!("python3 {} nested - {BINARY}", wrapper.display());
     let results = run_bats(&dir, &nested);
     assert!(
         results.values().all(|p| *p),
         "nested lists pass: {results:?}"
     );
-    // A reader that is not there refuses everything: the invalid arrays "pass".
+    // A reader that is not there (status 127) refuses nothing: every test fails.
     let results = run_bats(&dir, "/nonexistent/reader");
-    for (name, expected) in &fixtures {
-        assert_eq!(
-            results[&name_of(name)],
-            expected.get("data").is_none(),
-            "{name}"
-        );
-    }
+    assert_eq!(results.len(), fixtures.len(), "{results:?}");
+    assert!(results.values().all(|p| !*p), "{results:?}");
 }
 
 /// The export's `reshape_compare` (bash and awk), run on `expected` and `got`.

@@ -91,8 +91,9 @@ pub fn run(
         thread::sleep(Duration::from_millis(2));
     };
     // The whole group goes, whether the leader ended or not: a process it started
-    // may hold the pipes open. The group id stays taken while the leader is
-    // unreaped or any member lives, so this reaches no stranger.
+    // may hold the pipes open. The leader may be reaped already (try_wait), so the
+    // id is held only by members still alive; once none is, the kernel could in
+    // principle hand it to a new group, the window the adapter's kill has too.
     kill_group(&group);
     let status = match status {
         Some(status) => Some(status),
