@@ -12,31 +12,14 @@
 # start; or as setup.sh does when the environment cannot be made.
 set -euo pipefail
 
-report=()
-if [[ $# -ge 1 ]]; then
-  case "$1" in
-    /*) report=(--report "markdown=$1") ;;
-    *) report=(--report "markdown=$PWD/$1") ;;
-  esac
-fi
-if [[ $# -ge 2 ]]; then
-  case "$2" in
-    /*) report+=(--report "jsonl=$2") ;;
-    *) report+=(--report "jsonl=$PWD/$2") ;;
-  esac
-fi
+# shellcheck source-path=SCRIPTDIR source=../run-common.sh
+source "$(dirname "$0")/../run-common.sh"
+report_args "$@"
 
 cd "$(dirname "$0")/../../.."
 adapter=conformance/adapters/zarr-python
 
-status=0
-bash "$adapter/setup.sh" || status=$?
-if [[ $status -eq 3 ]]; then
-  echo "SKIP zarr-python: no CPython 3.12 or 3.13 on this machine (PATH or pyenv); zarr-python 3.4.2 needs 3.12+. Set PYTHON=/path/to/python3.12 to run it."
-  exit 0
-elif [[ $status -ne 0 ]]; then
-  exit "$status"
-fi
+setup_or_skip zarr-python "$adapter"
 
 cargo run --release --locked -p zarr-reshape-conformance -- run \
   --adapter "$adapter/.venv/bin/python $adapter/adapter.py" \

@@ -11,13 +11,9 @@
 # cannot start.
 set -euo pipefail
 
-report=()
-if [[ $# -ge 1 ]]; then
-  case "$1" in
-    /*) report=(--report "markdown=$1") ;;
-    *) report=(--report "markdown=$PWD/$1") ;;
-  esac
-fi
+# shellcheck source-path=SCRIPTDIR source=../run-common.sh
+source "$(dirname "$0")/../run-common.sh"
+report_args "${@:1:1}" # REPORT.md only
 
 cd "$(dirname "$0")/../../.."
 adapter=conformance/adapters/zarrs

@@ -9,19 +9,9 @@
 # and no listed case passes or ends otherwise; 1 otherwise, 2 when the run cannot start.
 set -euo pipefail
 
-report=()
-if [[ $# -ge 1 ]]; then
-  case "$1" in
-    /*) report=(--report "markdown=$1") ;;
-    *) report=(--report "markdown=$PWD/$1") ;;
-  esac
-fi
-if [[ $# -ge 2 ]]; then
-  case "$2" in
-    /*) report+=(--report "jsonl=$2") ;;
-    *) report+=(--report "jsonl=$PWD/$2") ;;
-  esac
-fi
+# shellcheck source-path=SCRIPTDIR source=../run-common.sh
+source "$(dirname "$0")/../run-common.sh"
+report_args "$@"
 
 cd "$(dirname "$0")/../../.."
 adapter=conformance/adapters/zarrs
