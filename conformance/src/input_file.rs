@@ -1,6 +1,7 @@
 //! The one opener of every input file the suite reads: vector files,
 //! `vector.schema.json`, `clauses.json`, expectations files, the files of an array
-//! folder, and the JSON-lines runs `report` reads.
+//! folder, the JSON-lines runs `report` reads, and the files a writer reads back
+//! from its own folder ([`crate::owned_files`]).
 //!
 //! Before a byte is read it refuses what could block or never end: anything but
 //! a regular file (a FIFO, a device such as `/dev/zero`, a socket), a file on a
@@ -8,8 +9,8 @@
 //! link to `/proc/kmsg`, whose read blocks), and a file larger than the caller's
 //! limit. The read itself stops one byte past the limit, so a file that grows
 //! after it was measured is refused too. The file is measured through links (a
-//! link to a regular file is read), and measured again once opened: a file
-//! swapped between the two is refused.
+//! link to a regular file is read; [`open_unlinked`] refuses one instead), and
+//! measured again once opened: a file swapped between the two is refused.
 
 use std::fs::File;
 use std::io::{Read, Take};
@@ -27,11 +28,33 @@ pub type Refusal = String;
 /// pseudo filesystem, or is larger than `limit`.
 pub fn open(path: &Path, limit: u64) -> Result<Take<File>, Refusal> {
     let before = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    refuse_unreadable(&before, limit)?;
+    open_measured(path, &before, limit)
+}
+
+/// As [`open`], but a symbolic link at `path` is refused, not followed: the
+/// path is measured without following it, and the file opened must be the one
+/// measured (a link swapped in between is refused too).
+///
+/// # Errors
+/// As [`open`]; `path` is a symbolic link.
+pub fn open_unlinked(path: &Path, limit: u64) -> Result<Take<File>, Refusal> {
+    let before = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+    if before.file_type().is_symlink() {
+        return Err("a symbolic link, which is never followed here".into());
+    }
+    open_measured(path, &before, limit)
+}
+
+fn open_measured(
+    path: &Path,
+    before: &std::fs::Metadata,
+    limit: u64,
+) -> Result<Take<File>, Refusal> {
+    refuse_unreadable(before, limit)?;
     let file = File::open(path).map_err(|e| e.to_string())?;
     let after = file.metadata().map_err(|e| e.to_string())?;
     refuse_unreadable(&after, limit)?;
-    if !same_file(&before, &after) {
+    if !same_file(before, &after) {
         return Err("the file changed while it was opened".into());
     }
     Ok(file.take(limit.saturating_add(1)))
@@ -42,9 +65,21 @@ pub fn open(path: &Path, limit: u64) -> Result<Take<File>, Refusal> {
 /// # Errors
 /// As [`open`]; a read error; more than `limit` bytes read.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
+    read_all(open(path, limit)?, limit)
+}
+
+/// The bytes of `path`, at most `limit` of them, a link at `path` refused (see
+/// [`open_unlinked`]).
+///
+/// # Errors
+/// As [`open_unlinked`]; a read error; more than `limit` bytes read.
+pub fn read_bytes_unlinked(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
+    read_all(open_unlinked(path, limit)?, limit)
+}
+
+fn read_all(mut file: Take<File>, limit: u64) -> Result<Vec<u8>, Refusal> {
     let mut bytes = Vec::new();
-    open(path, limit)?
-        .read_to_end(&mut bytes)
+    file.read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     if !u64::try_from(bytes.len()).is_ok_and(|read| read <= limit) {
         return Err(too_large(limit));

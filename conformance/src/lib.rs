@@ -19,7 +19,8 @@
 //!   [`fixtures`] (Zarr arrays), [`differential`] (`zarr-reshape fuzz`),
 //!   [`report`] (run reports), [`check_spec`] and [`meaning`] (the spec editors'
 //!   tools, which use nothing of the rest), and [`write_guard`] (writing below a
-//!   named folder without following a link), [`reader`] (command-line readers,
+//!   named folder without following a link), [`owned_files`] (the files a writer
+//!   owns in a folder, listed in its manifest), [`reader`] (command-line readers,
 //!   `--array_path`) and [`bats_export`] (the fixtures as a bats suite).
 //!
 //! Everything else is private: the adapter's process handling, the answer
@@ -41,6 +42,7 @@ pub mod input_file;
 mod judge;
 pub mod matrix;
 pub mod meaning;
+pub mod owned_files;
 pub mod reader;
 pub mod readings;
 pub mod reference;

@@ -53,7 +53,7 @@ pub fn render() -> Result<BTreeMap<String, Vec<u8>>, String> {
     }
     files.insert("tests.bats".into(), script::bats(&table).into_bytes());
     files.insert("README.md".into(), script::readme(&table).into_bytes());
-    let manifest = disk::manifest(files.keys());
+    let manifest = disk::OWNER.manifest_text(files.keys());
     files.insert(MANIFEST.into(), manifest);
     Ok(files)
 }
