@@ -79,8 +79,7 @@ pub fn read_bytes_unlinked(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> 
 
 fn read_all(mut file: Take<File>, limit: u64) -> Result<Vec<u8>, Refusal> {
     let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     if !u64::try_from(bytes.len()).is_ok_and(|read| read <= limit) {
         return Err(too_large(limit));
     }

@@ -181,7 +181,11 @@ impl Owner {
                 .components()
                 .all(|part| matches!(part, Component::Normal(_)));
             if !plain || !(self.may_write)(line) {
-                let why = if plain { "" } else { ": not a plain relative path" };
+                let why = if plain {
+                    ""
+                } else {
+                    ": not a plain relative path"
+                };
                 return Err(located(
                     &path,
                     format!("lists {line:?}, which `{}` never writes{why}", self.tool),
@@ -277,4 +281,103 @@ fn remove_owned(root: &Path, name: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// A folder of its own below the system's temporary folder, removed on drop.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!(
+                "zarr-reshape-owned-files-{}-{name}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Self(dir)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    const TOOL: Owner = Owner {
+        tool: "tool",
+        manifest: "OWNED.txt",
+        header: "# Written by tool.\n",
+        header_required: true,
+        lists_itself: true,
+        may_write: |_| true,
+        max_file_bytes: 64,
+    };
+
+    fn rendered(names: &[&str]) -> BTreeMap<String, Vec<u8>> {
+        let mut files: BTreeMap<String, Vec<u8>> = names
+            .iter()
+            .map(|name| ((*name).to_string(), name.as_bytes().to_vec()))
+            .collect();
+        let manifest = TOOL.manifest_text(files.keys());
+        files.insert(TOOL.manifest.to_string(), manifest);
+        files
+    }
+
+    fn nothing_foreign() -> Foreign<'static> {
+        Foreign {
+            folders: Vec::new(),
+            force: false,
+            place: "",
+            remedy: "",
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stale_file_behind_a_linked_folder_is_left_alone() {
+        let scratch = Scratch::new("stale-link");
+        let (root, outside) = (scratch.0.join("root"), scratch.0.join("outside"));
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("old.txt"), "not the tool's").unwrap();
+        TOOL.write(
+            &root,
+            &rendered(&["a/old.txt", "b.txt"]),
+            &nothing_foreign(),
+        )
+        .unwrap();
+        // The folder of a listed file becomes a link to a folder the tool never wrote.
+        std::fs::remove_dir_all(root.join("a")).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("a")).unwrap();
+        TOOL.write(&root, &rendered(&["b.txt"]), &nothing_foreign())
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(outside.join("old.txt")).unwrap(),
+            "not the tool's"
+        );
+        let listed = TOOL.listed(&root).unwrap();
+        assert_eq!(listed, BTreeSet::from(["OWNED.txt".into(), "b.txt".into()]));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_owned_file_is_read_up_to_the_limit_and_never_through_a_link() {
+        let scratch = Scratch::new("read");
+        let file = scratch.0.join("file");
+        std::fs::write(&file, [0u8; 64]).unwrap();
+        assert_eq!(TOOL.read(&file).unwrap().map(|b| b.len()), Some(64));
+        assert_eq!(TOOL.read(&scratch.0.join("missing")).unwrap(), None);
+        let link = scratch.0.join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let refusal = TOOL.read(&link).unwrap_err();
+        assert!(refusal.contains("symbolic link"), "{refusal}");
+        std::fs::write(&file, [0u8; 65]).unwrap();
+        let refusal = TOOL.read(&file).unwrap_err();
+        assert!(refusal.contains("larger than 64"), "{refusal}");
+    }
 }
