@@ -215,11 +215,13 @@ fn nesting_depth(text: &[u8]) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
+    /// A new, empty folder `name` of this process below the system's temporary
+    /// folder (other modules' unit tests use it too).
+    pub(crate) fn scratch(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!(
             "zarr-reshape-input-file-{}-{name}",
             std::process::id()

@@ -287,27 +287,7 @@ fn remove_owned(root: &Path, name: &str) -> Result<(), String> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-
-    /// A folder of its own below the system's temporary folder, removed on drop.
-    struct Scratch(PathBuf);
-
-    impl Scratch {
-        fn new(name: &str) -> Self {
-            let dir = std::env::temp_dir().join(format!(
-                "zarr-reshape-owned-files-{}-{name}",
-                std::process::id()
-            ));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            Self(dir)
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    use crate::input_file::tests::scratch;
 
     const TOOL: Owner = Owner {
         tool: "tool",
@@ -341,8 +321,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_stale_file_behind_a_linked_folder_is_left_alone() {
-        let scratch = Scratch::new("stale-link");
-        let (root, outside) = (scratch.0.join("root"), scratch.0.join("outside"));
+        let scratch = scratch("owned-stale-link");
+        let (root, outside) = (scratch.join("root"), scratch.join("outside"));
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("old.txt"), "not the tool's").unwrap();
         TOOL.write(
@@ -362,22 +342,24 @@ mod tests {
         );
         let listed = TOOL.listed(&root).unwrap();
         assert_eq!(listed, BTreeSet::from(["OWNED.txt".into(), "b.txt".into()]));
+        std::fs::remove_dir_all(scratch).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn an_owned_file_is_read_up_to_the_limit_and_never_through_a_link() {
-        let scratch = Scratch::new("read");
-        let file = scratch.0.join("file");
+        let scratch = scratch("owned-read");
+        let file = scratch.join("file");
         std::fs::write(&file, [0u8; 64]).unwrap();
         assert_eq!(TOOL.read(&file).unwrap().map(|b| b.len()), Some(64));
-        assert_eq!(TOOL.read(&scratch.0.join("missing")).unwrap(), None);
-        let link = scratch.0.join("link");
+        assert_eq!(TOOL.read(&scratch.join("missing")).unwrap(), None);
+        let link = scratch.join("link");
         std::os::unix::fs::symlink(&file, &link).unwrap();
         let refusal = TOOL.read(&link).unwrap_err();
         assert!(refusal.contains("symbolic link"), "{refusal}");
         std::fs::write(&file, [0u8; 65]).unwrap();
         let refusal = TOOL.read(&file).unwrap_err();
         assert!(refusal.contains("larger than 64"), "{refusal}");
+        std::fs::remove_dir_all(scratch).unwrap();
     }
 }
