@@ -90,7 +90,7 @@ fn flat(name: &str) -> Vec<u64> {
         }
     }
     let mut out = Vec::new();
-    leaves(&sample.values().to_json(), &mut out);
+    leaves(&sample.values().unwrap().to_json(), &mut out);
     out
 }
 
@@ -196,11 +196,11 @@ fn the_shard_writer_refuses_what_it_cannot_write() {
     let start = metadata(serde_json::json!({
         "chunk_shape": [2, 4], "codecs": bytes, "index_codecs": bytes, "index_location": "start",
     }));
-    let refused = encode_chunks(&start, &array.values()).unwrap_err();
+    let refused = encode_chunks(&start, &array.values().unwrap()).unwrap_err();
     assert!(refused.is_unsupported(), "{refused}");
     let uneven = metadata(serde_json::json!({
         "chunk_shape": [3, 4], "codecs": bytes, "index_codecs": bytes,
     }));
-    let refused = encode_chunks(&uneven, &array.values()).unwrap_err();
+    let refused = encode_chunks(&uneven, &array.values().unwrap()).unwrap_err();
     assert!(refused.message.contains("does not divide"), "{refused}");
 }

@@ -66,7 +66,11 @@ pub(super) fn execute(dir: &Path, check: bool, force: bool, cases: Option<&Path>
             Ok(true) => return fail(&format!("{} exists; name a new file", file.display())),
             Err(error) => return fail(&error.to_string()),
         }
-        if let Err(error) = write_guard::replace_file(parent, &name, &sample::vector_file()) {
+        let cases = match sample::vector_file() {
+            Ok(cases) => cases,
+            Err(error) => return fail(&error),
+        };
+        if let Err(error) = write_guard::replace_file(parent, &name, &cases) {
             return fail(&error.to_string());
         }
         outln!(
