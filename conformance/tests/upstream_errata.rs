@@ -52,11 +52,20 @@ fn repository() -> PathBuf {
 }
 
 fn shared_spec() -> Option<PathBuf> {
-    let dir = std::env::var_os("ZARR_RESHAPE_SHARED_SPEC")
-        .map_or_else(|| repository().join("../shared/spec"), PathBuf::from);
+    let named = std::env::var_os("ZARR_RESHAPE_SHARED_SPEC").map(PathBuf::from);
+    let dir = named
+        .clone()
+        .unwrap_or_else(|| repository().join("../shared/spec"));
     if dir.is_dir() {
         Some(dir)
     } else {
+        // Named on purpose (upstream/zarr-extensions/check.sh names it): not
+        // finding it is a failure, never a pass that checked nothing.
+        assert!(
+            named.is_none(),
+            "ZARR_RESHAPE_SHARED_SPEC={} is not a folder",
+            dir.display()
+        );
         eprintln!(
             "note: {} is not there; the errata patch is not checked",
             dir.display()

@@ -31,6 +31,10 @@ if [[ ! -f "$spec/reshape-codec.upstream.md" || ! -f "$spec/schema.json" ]]; the
   echo "check.sh: the shared spec copies are not in $spec (set ZARR_RESHAPE_SHARED_SPEC)" >&2
   exit 2
 fi
+# Absolute and exported, so the cargo test below (run from conformance/) reads the
+# same folder, and fails rather than passes when it is not there.
+spec="$(cd "$spec" && pwd)"
+export ZARR_RESHAPE_SHARED_SPEC="$spec"
 tmp="$(mktemp -d)"
 checks=0
 trap 'rm -rf "$tmp"' EXIT
@@ -79,7 +83,8 @@ checks=$((checks + 1))
 # (b) and (c): the schema against every resolve vector, E1/E2 and the example.
 cargo test --locked --quiet -p zarr-reshape-conformance --test upstream_errata -- --nocapture \
   2>&1 | tee "$tmp/errata-test.txt" | grep -oE '(check-spec|schema): .*|test result: .*' || true
-if ! grep -q 'test result: ok. 2 passed' "$tmp/errata-test.txt"; then
+if ! grep -q 'test result: ok. 2 passed' "$tmp/errata-test.txt" \
+   || ! grep -qE 'schema: [1-9][0-9]* accepted' "$tmp/errata-test.txt"; then
   cat "$tmp/errata-test.txt" >&2
   echo "check.sh: conformance/tests/upstream_errata.rs failed" >&2
   exit 1
