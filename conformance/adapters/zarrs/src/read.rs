@@ -1,7 +1,8 @@
 //! `read-array`: a Zarr v3 array on disk, opened and read through zarrs' public
 //! `Array` API as a zarrs user reads one: `FilesystemStore::new` on the array's
 //! folder, `Array::open` at the store's root, then `retrieve_array_subset` of the
-//! whole array or of the case's box.
+//! whole array or of the case's box. [`open`] and [`retrieve`] are shared with the
+//! command-line reader (`src/bin/zarrs-array-path.rs`).
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use zarrs::array::{Array, ArrayBytes, ArraySubset};
 use zarrs::filesystem::FilesystemStore;
 
 use crate::answer::{Answer, Step};
-use crate::array;
+use crate::array::{self, Element};
 use crate::panics::guard;
 
 /// The most elements one answer may hold (the answer line is at most 16 MiB).
@@ -32,9 +33,7 @@ pub fn answer(case: &Value) -> Step<Value> {
     let name = name.ok_or_else(|| Answer::Errored("array.data_type is not a string".into()))?;
     let (element, data_type) = array::data_type(name)?;
 
-    // Open as a user does: a filesystem store on the array's folder, the array at "/".
-    let store = guard(|| FilesystemStore::new(path))?.map_err(zarrs_error)?;
-    let opened = guard(|| Array::open(Arc::new(store), "/"))?.map_err(zarrs_error)?;
+    let opened = open(path)?;
     if opened.data_type() != &data_type {
         return Err(Answer::Errored(format!(
             "the case says {name:?}, but zarrs opened an array of data type {}",
@@ -50,17 +49,35 @@ pub fn answer(case: &Value) -> Step<Value> {
             ArraySubset::new_with_start_end_exc(start, stop).map_err(zarrs_error)?
         }
     };
+    retrieve(&opened, element, &subset, MAX_ELEMENTS)
+}
+
+/// Opens the array at `path` as a user does: a filesystem store on the array's
+/// folder, the array at "/".
+pub fn open(path: &str) -> Step<Array<FilesystemStore>> {
+    let store = guard(|| FilesystemStore::new(path))?.map_err(zarrs_error)?;
+    guard(|| Array::open(Arc::new(store), "/"))?.map_err(zarrs_error)
+}
+
+/// `{"shape", "data"}` of `subset` of `opened`, read as elements of `element`;
+/// skipped when the box holds more than `max_elements`.
+pub fn retrieve(
+    opened: &Array<FilesystemStore>,
+    element: Element,
+    subset: &ArraySubset,
+    max_elements: u64,
+) -> Step<Value> {
     let count = subset
         .shape()
         .iter()
         .try_fold(1u64, |n, &extent| n.checked_mul(extent));
-    if count.is_none_or(|n| n > MAX_ELEMENTS) {
+    if count.is_none_or(|n| n > max_elements) {
         return Err(Answer::Skipped(format!(
-            "the box {subset} holds more than {MAX_ELEMENTS} elements, too many for one answer"
+            "the box {subset} holds more than {max_elements} elements, too many for one answer"
         )));
     }
     let bytes: ArrayBytes<'static> =
-        guard(|| opened.retrieve_array_subset(&subset))?.map_err(zarrs_error)?;
+        guard(|| opened.retrieve_array_subset(subset))?.map_err(zarrs_error)?;
     let bytes = bytes.into_fixed().map_err(zarrs_error)?;
     Ok(array::output(element, subset.shape(), &bytes))
 }

@@ -24,17 +24,17 @@ mod panics;
 #[allow(dead_code)]
 #[path = "../rawjson.rs"]
 mod rawjson;
+#[allow(dead_code)]
+#[path = "../read.rs"]
+mod read;
 
 use std::io::Write;
-use std::sync::Arc;
 
 use serde_json::Value;
-use zarrs::array::{Array, ArrayBytes, ArraySubset};
-use zarrs::filesystem::FilesystemStore;
+use zarrs::array::{Array, ArraySubset};
 
 use crate::answer::Answer;
 use crate::array::Element;
-use crate::panics::guard;
 
 /// The most elements the reader reads (a bound against a hostile `shape`).
 const MAX_ELEMENTS: u64 = 1 << 24;
@@ -56,7 +56,7 @@ fn main() {
         std::process::exit(2);
     };
     panics::install_hook();
-    match read(path) {
+    match read_whole(path) {
         Ok(values) => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let written = values
@@ -88,27 +88,13 @@ fn main() {
     }
 }
 
-/// The array's elements in C order, or why zarrs does not give them.
-fn read(path: &str) -> Result<Vec<Value>, Answer> {
-    let error = |error: String| Answer::Error(error);
-    let store = guard(|| FilesystemStore::new(path))?.map_err(|e| error(e.to_string()))?;
-    let opened = guard(|| Array::open(Arc::new(store), "/"))?.map_err(|e| error(e.to_string()))?;
+/// The array's elements in C order, or why zarrs does not give them: opened and
+/// read whole as the adapter's `read-array` does (`src/read.rs`).
+fn read_whole(path: &str) -> Result<Vec<Value>, Answer> {
+    let opened = read::open(path)?;
     let element = element_of(&opened)?;
     let subset = ArraySubset::new_with_shape(opened.shape().to_vec());
-    let count = subset
-        .shape()
-        .iter()
-        .try_fold(1u64, |n, &extent| n.checked_mul(extent));
-    if count.is_none_or(|n| n > MAX_ELEMENTS) {
-        return Err(Answer::Skipped(format!(
-            "the array's shape {:?} holds more than {MAX_ELEMENTS} elements; this reader stops there",
-            opened.shape()
-        )));
-    }
-    let bytes: ArrayBytes<'static> =
-        guard(|| opened.retrieve_array_subset(&subset))?.map_err(|e| error(e.to_string()))?;
-    let bytes = bytes.into_fixed().map_err(|e| error(e.to_string()))?;
-    let output = array::output(element, subset.shape(), &bytes);
+    let output = read::retrieve(&opened, element, &subset, MAX_ELEMENTS)?;
     if let Some(note) = output.get("note") {
         // zarrs returned another number of elements than the shape holds: print what
         // it returned, so that the comparison shows it, and say so.
