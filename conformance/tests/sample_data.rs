@@ -173,10 +173,10 @@ fn writing_keeps_what_it_did_not_write_and_check_sees_a_change() {
     assert!(String::from_utf8_lossy(&stale.stderr).contains("reshape_auto.zarr/c/0/0 differs"));
 }
 
-/// The shard writer refuses what it does not write, and a shard that does not
-/// divide into inner chunks, instead of writing something else.
+/// The shard writer puts the index where `index_location` says, and refuses a
+/// shard that does not divide into inner chunks instead of writing something else.
 #[test]
-fn the_shard_writer_refuses_what_it_cannot_write() {
+fn the_shard_writer_places_the_index_and_refuses_uneven_shards() {
     use zarr_reshape_conformance::zarr::{ArrayMetadata, encode_chunks};
     let array = sample::samples()
         .into_iter()
@@ -196,8 +196,15 @@ fn the_shard_writer_refuses_what_it_cannot_write() {
     let start = metadata(serde_json::json!({
         "chunk_shape": [2, 4], "codecs": bytes, "index_codecs": bytes, "index_location": "start",
     }));
-    let refused = encode_chunks(&start, &array.values().unwrap()).unwrap_err();
-    assert!(refused.is_unsupported(), "{refused}");
+    let shards = encode_chunks(&start, &array.values().unwrap()).unwrap();
+    // Shards of 4x8 in inner chunks of 2x4: 4 inner chunks of 16 bytes after an
+    // index of 4 x 16 bytes, whose first entry points just past it.
+    let (_, first) = &shards[0];
+    assert_eq!(first.len(), 64 + 4 * 16);
+    assert_eq!(
+        first[..16],
+        [64, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]
+    );
     let uneven = metadata(serde_json::json!({
         "chunk_shape": [3, 4], "codecs": bytes, "index_codecs": bytes,
     }));

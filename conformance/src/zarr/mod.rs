@@ -43,7 +43,7 @@ use self::element::{Element, with_element_type};
 use self::grid::{Touched, chunk_key, copy_box};
 pub use self::metadata::ArrayMetadata;
 pub use self::shapes::{ChainShapes, MAX_CODECS, resolve_chain};
-pub use self::write::encode_chunks;
+pub use self::write::{encode_chunks, encode_chunks_with};
 pub use crate::arrays::MAX_ELEMENTS;
 use crate::arrays::TypedArray;
 
@@ -300,14 +300,21 @@ impl ZarrArray {
             let Some(bytes) = read_bounded(&self.dir, &key)? else {
                 continue;
             };
-            let chunk = self.chain.decode::<T>(bytes).map_err(|error| {
-                let mut path = self.dir.clone();
-                path.extend(key.split('/'));
-                ZarrError {
-                    message: format!("chunk {}: {}", path.display(), error.message),
-                    ..error
-                }
-            })?;
+            let chunk = self
+                .chain
+                .decode_part::<T>(
+                    bytes,
+                    &piece.in_chunk,
+                    &fill_element(&self.metadata.fill_value)?,
+                )
+                .map_err(|error| {
+                    let mut path = self.dir.clone();
+                    path.extend(key.split('/'));
+                    ZarrError {
+                        message: format!("chunk {}: {}", path.display(), error.message),
+                        ..error
+                    }
+                })?;
             copy_box(&mut out, &piece.in_box, &chunk, &piece.in_chunk);
         }
         Ok(out)

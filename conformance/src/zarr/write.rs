@@ -1,7 +1,7 @@
 //! Writing: an array cut into the chunks of its regular grid, each padded to the
 //! full chunk shape with the fill value (the core spec's chunks all have the chunk
-//! shape) and encoded through the chain; a sharded array's shards through
-//! [`super::shard`].
+//! shape) and encoded through the chain, a sharded array's shards included (the
+//! chain's `sharding_indexed` step cuts each into inner chunks).
 
 use ndarray::{ArrayD, IxDyn};
 
@@ -21,6 +21,21 @@ use crate::arrays::TypedArray;
 pub fn encode_chunks(
     metadata: &ArrayMetadata,
     array: &TypedArray,
+) -> Result<Vec<(String, Vec<u8>)>, ZarrError> {
+    encode_chunks_with(metadata, array, false)
+}
+
+/// As [`encode_chunks`]; with `omit_fill_inner_chunks`, an inner chunk of a shard
+/// that holds only the fill value is not stored (its index entry is
+/// `(2^64 - 1, 2^64 - 1)`, as the core spec allows). Every chunk (shard) of the
+/// grid is still written.
+///
+/// # Errors
+/// As [`encode_chunks`].
+pub fn encode_chunks_with(
+    metadata: &ArrayMetadata,
+    array: &TypedArray,
+    omit_fill_inner_chunks: bool,
 ) -> Result<Vec<(String, Vec<u8>)>, ZarrError> {
     if array.shape() != metadata.shape || array.data_type() != metadata.data_type {
         return Err(ZarrError::new(
@@ -43,17 +58,15 @@ pub fn encode_chunks(
             "the array is larger than this writer's limit",
         ));
     }
-    if super::shard::split(&metadata.codecs).is_some() {
-        return with_elements!(array, a => super::shard::encode_shards(metadata, a));
-    }
     let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
-    with_elements!(array, a => encode_typed(metadata, &chain, a))
+    with_elements!(array, a => encode_typed(metadata, &chain, a, omit_fill_inner_chunks))
 }
 
 fn encode_typed<T: Element>(
     metadata: &ArrayMetadata,
     chain: &Chain,
     array: &ArrayD<T>,
+    omit_fill: bool,
 ) -> Result<Vec<(String, Vec<u8>)>, ZarrError> {
     let fill = fill_element::<T>(&metadata.fill_value)?;
     let origin = vec![0; metadata.shape.len()];
@@ -62,9 +75,12 @@ fn encode_typed<T: Element>(
         let piece = piece?;
         let mut chunk = ArrayD::from_elem(IxDyn(chain.chunk_shape()), fill.clone());
         copy_box(&mut chunk, &piece.in_chunk, array, &piece.in_box);
+        if crate::deadline::passed() {
+            return Err(ZarrError::malformed(crate::deadline::STOPPED));
+        }
         chunks.push((
             chunk_key(&piece.coords, metadata.separator),
-            chain.encode(chunk)?,
+            chain.encode(chunk, &fill, omit_fill)?,
         ));
     }
     Ok(chunks)
