@@ -97,7 +97,7 @@ fn the_set_stays_small_and_covers_the_issue() {
             .any(|f| f.shape.iter().zip(&f.chunk_shape).any(|(s, c)| s % c != 0))
     );
     assert!(all.iter().any(|f| codecs(f).contains(&"crc32c".into())));
-    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 5);
+    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 6);
     assert_eq!(all.iter().filter(|f| f.corrupt_checksums).count(), 1);
     assert!(all.iter().filter(|f| f.region.is_some()).count() >= 3);
 }
@@ -198,16 +198,31 @@ fn the_corrupt_checksum_fixture_differs_from_its_chain_in_the_checksums_only() {
     assert!(!corrupt.codecs.iter().any(|c| c["name"] == "transpose"));
 }
 
+/// The list holding the first reshape codec of `codecs`, or of the inner codecs
+/// of a `sharding_indexed` in it (nested ones too), and its place there.
+fn reshape_slot(codecs: &mut Vec<Value>) -> Option<(&mut Vec<Value>, usize)> {
+    if let Some(at) = codecs.iter().position(|c| c["name"] == "reshape") {
+        return Some((codecs, at));
+    }
+    codecs
+        .iter_mut()
+        .filter_map(|c| {
+            c.pointer_mut("/configuration/codecs")
+                .and_then(Value::as_array_mut)
+        })
+        .find_map(reshape_slot)
+}
+
 /// Reads the array in `dir` with its zarr.json `json`, the reshape codec's
-/// configuration replaced (or the codec removed, for `None`).
+/// configuration replaced (or the codec removed, for `None`); the reshape is the
+/// chain's first, or the first inside sharding.
 fn read_with_reshape(
     json: &Value,
     dir: &Path,
     configuration: Option<Value>,
 ) -> Result<TypedArray, zarr::ZarrError> {
     let mut json = json.clone();
-    let codecs = json["codecs"].as_array_mut().unwrap();
-    let at = codecs.iter().position(|c| c["name"] == "reshape").unwrap();
+    let (codecs, at) = reshape_slot(json["codecs"].as_array_mut().unwrap()).unwrap();
     match configuration {
         Some(configuration) => codecs[at]["configuration"] = configuration,
         None => {
@@ -232,6 +247,11 @@ fn a_wrong_b_shape_does_not_reproduce_the_values() {
         ("gzip-transposed", json!({"shape": [[0], [1, 2]]})),
         ("rank-kept-transposed", json!({"shape": [3, -1]})),
         ("crc32c-transposed", json!({"shape": [[0], [1, 2]]})),
+        ("sharded-reshape-before", json!({"shape": [[0, 1], [2]]})),
+        ("sharded-reshape-inside", json!({"shape": [3, -1]})),
+        ("sharded-nested", json!({"shape": [4, 4]})),
+        ("sharded-index-start", json!({"shape": [6, 8]})),
+        ("sharded-missing-inner-chunks", json!({"shape": [2, 3]})),
     ];
     for (name, configuration) in wrong {
         let fixture = fixtures::fixtures()

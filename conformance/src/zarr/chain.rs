@@ -262,20 +262,18 @@ impl Chain {
             let cap = if inner == 0 { chunk_bytes } else { layer_bytes };
             bytes = compressor.decode(&bytes, cap)?;
         }
-        // The box, as each step hands it on.
-        let mut boxes = vec![part.to_vec()];
-        for step in &self.steps {
-            let last = boxes.last().map_or(&[][..], Vec::as_slice);
-            let next = region::encoded_box(step, last)?;
-            boxes.push(next);
-        }
         let mut array: ArrayD<T> = match &self.tail {
             Tail::Bytes { big_endian } => {
                 element::from_bytes(&bytes, &self.array_shape, *big_endian)?
             }
+            // The box as the steps hand it on, so that only the inner chunks it
+            // lands in are decoded.
             Tail::Shard(shard) => {
-                let last = boxes.last().map_or(&[][..], Vec::as_slice);
-                shard.decode(&bytes, last, fill)?
+                let mut boxed = part.to_vec();
+                for step in &self.steps {
+                    boxed = region::encoded_box(step, &boxed)?;
+                }
+                shard.decode(&bytes, &boxed, fill)?
             }
         };
         for step in self.steps.iter().rev() {
