@@ -293,7 +293,8 @@ impl Chain {
 /// `zarr.json`) is handed for chunks of `chunk_shape`: the chunk shape after the
 /// transposes before it. `None` when there is no reshape, or a codec before it is
 /// not a transpose that fits. A reshape inside `sharding_indexed` (with no reshape
-/// before it) is handed the inner chunk shape. Works on the JSON, so that it serves invalid reshape
+/// before it) is handed the inner chunk shape, or in its `index_codecs` (with none
+/// in its `codecs`) the index array's shape. Works on the JSON, so that it serves invalid reshape
 /// configurations too.
 #[must_use]
 pub fn reshape_decoded_shape(
@@ -315,7 +316,8 @@ pub fn reshape_decoded_shape(
                     .collect::<Option<_>>()?;
             }
             // No reshape before it: the first reshape of its inner chain, handed
-            // inner chunks.
+            // inner chunks, else of its index chain, handed the index array (the
+            // inner chunks per shard along each dimension, and 2).
             "sharding_indexed" => {
                 let configuration = codec.get("configuration")?;
                 let inner: Vec<u64> = configuration
@@ -325,7 +327,20 @@ pub fn reshape_decoded_shape(
                     .map(serde_json::Value::as_u64)
                     .collect::<Option<_>>()?;
                 let codecs = configuration.get("codecs")?.as_array()?;
-                return reshape_decoded_shape(codecs, &inner);
+                if let Some(found) = reshape_decoded_shape(codecs, &inner) {
+                    return Some(found);
+                }
+                if inner.len() != shape.len() {
+                    return None;
+                }
+                let mut index: Vec<u64> = shape
+                    .iter()
+                    .zip(&inner)
+                    .map(|(extent, chunk)| extent.checked_div(*chunk))
+                    .collect::<Option<_>>()?;
+                index.push(2);
+                let codecs = configuration.get("index_codecs")?.as_array()?;
+                return reshape_decoded_shape(codecs, &index);
             }
             _ => return None,
         }

@@ -290,7 +290,7 @@ impl ZarrArray {
             }
         }
         // The box starts as the fill value: a chunk whose file does not exist adds nothing.
-        let mut out = ArrayD::from_elem(IxDyn(&shape), fill);
+        let mut out = ArrayD::from_elem(IxDyn(&shape), fill.clone());
         for piece in touched.pieces() {
             if crate::deadline::passed() {
                 return Err(ZarrError::malformed(crate::deadline::STOPPED));
@@ -302,11 +302,7 @@ impl ZarrArray {
             };
             let chunk = self
                 .chain
-                .decode_part::<T>(
-                    bytes,
-                    &piece.in_chunk,
-                    &fill_element(&self.metadata.fill_value)?,
-                )
+                .decode_part(bytes, &piece.in_chunk, &fill)
                 .map_err(|error| {
                     let mut path = self.dir.clone();
                     path.extend(key.split('/'));
