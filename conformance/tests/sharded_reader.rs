@@ -5,6 +5,14 @@
 //! the inner chunks it touches; and hostile shards and indexes are refused with a
 //! class, never a panic.
 
+// Test helpers outside #[test] functions: a failed unwrap or index is a failed check.
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+
 mod common;
 
 use std::path::Path;
