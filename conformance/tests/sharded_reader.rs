@@ -311,3 +311,36 @@ fn hostile_shards_are_refused_with_a_class() {
         TypedArray::Int32(ndarray::ArrayD::zeros(ndarray::IxDyn(&[4, 4])))
     );
 }
+
+/// The same through two levels of shards: a box inside one inner chunk of one
+/// inner shard reads when another inner chunk of that inner shard is broken.
+#[test]
+fn a_box_reads_only_the_inner_chunks_it_touches_in_nested_shards() {
+    let dir = scratch();
+    let inner = json!([transpose(&[1, 0]), bytes(), crc32c()]);
+    let index = json!([bytes(), crc32c()]);
+    let codecs = json!([sharding(
+        &[4, 4],
+        json!([
+            reshape(json!([2, 8])),
+            sharding(&[2, 4], inner, index.clone(), "end")
+        ]),
+        index,
+        "end"
+    )]);
+    // The first inner shard (array columns 0..4) comes first in the shard: its
+    // 4x4 is reshaped to 2x8, whose inner chunk [0, 1] holds array rows 1 and 3;
+    // it is stored second, 36 bytes (8 elements and a checksum) from the start.
+    let (array, files) = write(dir.0.as_path(), &[4, 8], &[4, 8], codecs, false);
+    let (key, shard) = &files[0];
+    let mut broken = shard.clone();
+    broken[36 + 35] ^= 1;
+    std::fs::write(dir.0.join(key), &broken).unwrap();
+    let part = zarr::read_array(dir.0.as_path(), Some((&[0, 0], &[1, 4]))).unwrap();
+    assert_eq!(part, slice(&array, &[0, 0], &[1, 4]));
+    let other = zarr::read_array(dir.0.as_path(), Some((&[0, 4], &[4, 8]))).unwrap();
+    assert_eq!(other, slice(&array, &[0, 4], &[4, 8]));
+    let error = zarr::read_array(dir.0.as_path(), Some((&[1, 0], &[2, 1]))).unwrap_err();
+    assert!(error.message.contains("inner chunk [0, 1]"), "{error}");
+    assert!(zarr::read_array(dir.0.as_path(), None).is_err());
+}
