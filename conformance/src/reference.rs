@@ -33,7 +33,7 @@ pub fn run(case: &Case) -> Answer {
     if let Operation::ReadArray { path, region, .. } = &case.operation {
         return bounded(read_array(path, region.as_ref()));
     }
-    if let (Operation::ResolveChain { data_type }, CodecJson::Chain(codecs)) =
+    if let (Operation::ResolveChain { data_type, .. }, CodecJson::Chain(codecs)) =
         (&case.operation, &case.codec)
     {
         return bounded(resolve_chain(codecs, &case.decoded_shape, *data_type));

@@ -181,6 +181,12 @@ pub struct Case {
     pub codecs: Option<&'static RawValue>,
     /// `resolve-chain`: the array's data type, e.g. `"int32"`.
     pub data_type: Option<&'static RawValue>,
+    /// `resolve-chain` (optional, with [`Case::chunk_grid`]): the array's shape,
+    /// for an implementation that checks the chain against the array.
+    pub array_shape: Option<&'static RawValue>,
+    /// `resolve-chain` (optional, with [`Case::array_shape`]): the array's chunk
+    /// grid as in `zarr.json`, the regular grid of chunks of `decoded_shape`.
+    pub chunk_grid: Option<&'static RawValue>,
     /// The expected result: the output members, `{"error": ...}` or `{"any_of": [...]}`.
     pub expect: &'static RawValue,
     /// The whole case object as written: what an adapter process would be sent.
@@ -224,6 +230,10 @@ pub(crate) struct Members<'a> {
     pub(crate) codecs: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     pub(crate) data_type: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub(crate) array_shape: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub(crate) chunk_grid: Option<&'a RawValue>,
     #[serde(borrow)]
     pub(crate) expect: &'a RawValue,
 }

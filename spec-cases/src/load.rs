@@ -180,6 +180,8 @@ fn case(file: &'static str, json: &'static RawValue) -> Result<Case, String> {
         array: members.array,
         codecs: members.codecs,
         data_type: members.data_type,
+        array_shape: members.array_shape,
+        chunk_grid: members.chunk_grid,
         expect: members.expect,
         json,
     })

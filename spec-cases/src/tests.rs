@@ -89,6 +89,8 @@ fn every_case_of_every_file_is_read_as_written() {
                 ("array", case.array),
                 ("codecs", case.codecs),
                 ("data_type", case.data_type),
+                ("array_shape", case.array_shape),
+                ("chunk_grid", case.chunk_grid),
                 ("expect", Some(case.expect)),
             ] {
                 let read = raw.map(RawValue::get);

@@ -163,20 +163,24 @@ def _chain_shapes(codecs: tuple[Any, ...], spec: ArraySpec) -> dict[str, Any]:
 
 
 def resolve_chain(case: dict[str, Any]) -> dict[str, Any]:
-    """The case's codecs as the `codecs` of a zarr.json whose array is one chunk of
-    decoded_shape, read by ArrayV3Metadata.from_dict (parsing, evolving, validating
-    and resolving every codec), then the codec pipeline built as opening builds it
-    (create_codec_pipeline: the codec-order check)."""
+    """The case's codecs as the `codecs` of a zarr.json for the case's array context
+    (`array_shape`, `chunk_grid`), or without one for an array that is one chunk of
+    decoded_shape, read by ArrayV3Metadata.from_dict (parsing, then evolving,
+    validating and resolving every codec on the array's spec, then
+    _validate_metadata), then the codec pipeline built as opening builds it
+    (create_codec_pipeline: the codec-order check). The shapes answered are those of
+    a chunk of decoded_shape, the chunk grid's chunks."""
     data_type = case.get("data_type")
     if not isinstance(data_type, str):
         raise BadRequest("data_type must be a string")
     shape = list(case.get("decoded_shape") or [])
+    grid = plain(case.get("chunk_grid", {"name": "regular", "configuration": {"chunk_shape": shape}}))
     document = {
         "zarr_format": 3,
         "node_type": "array",
-        "shape": shape,
+        "shape": list(case.get("array_shape", shape)),
         "data_type": data_type,
-        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": shape}},
+        "chunk_grid": grid,
         "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
         "fill_value": False if data_type == "bool" else 0,
         "codecs": plain(case.get("codecs")),

@@ -1,9 +1,10 @@
 //! The `resolve-chain` operation: a whole `codecs` list (in place of a
-//! `configuration` or `codec`) and the array's `data_type`.
+//! `configuration` or `codec`), the array's `data_type`, and optionally the array
+//! context (`array_shape` and `chunk_grid`, as in `zarr.json`).
 
 use serde_json::{Map, Value};
 
-use super::members::{DataTypeName, member};
+use super::members::{self, DataTypeName, Extent, member};
 use super::{CodecJson, Fault, Operation, fault};
 
 /// The codec member of a case: `configuration` or `codec`, or for `resolve-chain`
@@ -33,8 +34,11 @@ pub(super) fn codec(case: &Map<String, Value>, operation: &str) -> Result<CodecJ
     }
 }
 
-/// The operation, with its `data_type`.
-pub(super) fn operation(case: &Map<String, Value>) -> Result<Operation, Fault> {
+/// The operation, with its `data_type` and its array context.
+pub(super) fn operation(
+    case: &Map<String, Value>,
+    decoded_shape: &[u64],
+) -> Result<Operation, Fault> {
     let data_type: DataTypeName = member(
         case,
         "data_type",
@@ -43,5 +47,67 @@ pub(super) fn operation(case: &Map<String, Value>) -> Result<Operation, Fault> {
     )?;
     Ok(Operation::ResolveChain {
         data_type: data_type.0,
+        array_shape: context(case, decoded_shape)?,
     })
+}
+
+/// The array's shape of a case's array context, or `None` without one. The context
+/// is `array_shape` and `chunk_grid` together; the grid must be the regular grid of
+/// chunks of `decoded_shape` (the chunks the case's chain is resolved for), and the
+/// array must hold at least one element (an array without elements has no chunk).
+fn context(case: &Map<String, Value>, decoded_shape: &[u64]) -> Result<Option<Vec<u64>>, Fault> {
+    let together = "array_shape and chunk_grid come together (the array context)";
+    let (shape, grid) = match (case.get("array_shape"), case.get("chunk_grid")) {
+        (None, None) => return Ok(None),
+        (Some(_), None) => return Err(fault("/chunk_grid", &format!("is missing: {together}"))),
+        (None, Some(_)) => return Err(fault("/array_shape", &format!("is missing: {together}"))),
+        (Some(shape), Some(grid)) => (shape, grid),
+    };
+    let shape = members::extents(members::read::<Vec<Extent>>(shape, "/array_shape")?);
+    if shape.len() != decoded_shape.len() {
+        return Err(fault(
+            "/array_shape",
+            &format!(
+                "must have decoded_shape's rank {}: the array's chunks are decoded_shape",
+                decoded_shape.len()
+            ),
+        ));
+    }
+    if let Some(axis) = shape.iter().position(|&extent| extent == 0) {
+        return Err(fault(
+            &format!("/array_shape/{axis}"),
+            "must be positive: an array without elements has no chunk to resolve the chain for",
+        ));
+    }
+    let name = grid.get("name").and_then(Value::as_str);
+    let configuration = grid.get("configuration").filter(|c| c.is_object());
+    let chunk_shape = match (grid.is_object(), name, configuration) {
+        (false, _, _) => return Err(fault("/chunk_grid", "must be an object, as in zarr.json")),
+        (true, Some("regular"), Some(configuration)) => configuration.get("chunk_shape"),
+        (true, Some("regular"), None) => {
+            return Err(fault(
+                "/chunk_grid/configuration",
+                "must be an object holding chunk_shape",
+            ));
+        }
+        (true, _, _) => {
+            return Err(fault(
+                "/chunk_grid/name",
+                "must be \"regular\": resolve-chain resolves the chain for chunks of one shape, \
+                 decoded_shape (a rectilinear grid is resolve-grid's)",
+            ));
+        }
+    };
+    let pointer = "/chunk_grid/configuration/chunk_shape";
+    let chunk_shape = chunk_shape.ok_or(fault(pointer, "is missing"))?;
+    let chunk_shape = members::extents(members::read::<Vec<Extent>>(chunk_shape, pointer)?);
+    if chunk_shape != decoded_shape {
+        return Err(fault(
+            pointer,
+            &format!(
+                "must equal decoded_shape {decoded_shape:?}: the case resolves the chain for its chunks"
+            ),
+        ));
+    }
+    Ok(Some(shape))
 }

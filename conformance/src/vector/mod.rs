@@ -94,6 +94,13 @@ pub enum Operation {
     ResolveChain {
         /// The array's data type.
         data_type: DataType,
+        /// The array's shape, when the case gives its array context (`array_shape`
+        /// with `chunk_grid`, checked to be the regular grid of chunks of the decoded
+        /// shape). The reference does not use it: the chain is resolved per chunk,
+        /// and every chunk of a regular grid is handed the chunk shape, the edge
+        /// chunks too. It is there for implementations that check a chain against
+        /// the array (zarr-python does), which the case's JSON gives them.
+        array_shape: Option<Vec<u64>>,
     },
 }
 
@@ -232,6 +239,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         .ok_or(fault("", "a case is a JSON object"))?;
     let typed: CaseMembers = members::read(json, "")?;
     let codec = chain::codec(case, &typed.operation)?;
+    let decoded_shape = members::extents(typed.decoded_shape);
     let operation = match typed.operation.as_str() {
         "resolve" => Operation::Resolve,
         "encode" => Operation::Encode(array(case)?),
@@ -255,7 +263,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
             }
         }
         "read-array" => read_array::operation(case)?,
-        "resolve-chain" => chain::operation(case)?,
+        "resolve-chain" => chain::operation(case, &decoded_shape)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
     let level = typed.level;
@@ -290,7 +298,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         level,
         operation,
         codec,
-        decoded_shape: members::extents(typed.decoded_shape),
+        decoded_shape,
         expect,
         json: json.clone(),
     })
