@@ -10,6 +10,8 @@ pub enum Answer {
     /// zarrs reported an error: its own text. zarrs has no error classes, so
     /// `class` is always `null`.
     Error(String),
+    /// `resolve-grid`: zarrs refused the chunk at these grid coordinates.
+    ErrorAt(String, Vec<u64>),
     /// zarrs panicked: the panic's message, where it was raised, and the innermost
     /// zarrs frame. A panic is not a rejection of the input.
     Crashed(String),
@@ -25,6 +27,9 @@ impl Answer {
         match self {
             Self::Output(output) => output,
             Self::Error(message) => json!({"error": {"class": null, "message": message}}),
+            Self::ErrorAt(message, chunk) => {
+                json!({"error": {"class": null, "message": message, "chunk": chunk}})
+            }
             Self::Skipped(reason) => json!({"skipped": {"reason": reason}}),
             Self::Errored(message) => json!({"errored": {"message": message}}),
             Self::Crashed(message) => json!({"crashed": {"message": message}}),

@@ -33,6 +33,10 @@ fn answer(case: &Value, line: &str) -> Step<Answer> {
         // A whole array on disk, through zarrs' `Array` API (src/read.rs).
         return crate::read::answer(case).map(Answer::Output);
     }
+    if operation == "resolve-grid" {
+        // A codecs list against every chunk of a grid (src/grid.rs).
+        return crate::grid::answer(case).map(Answer::Output);
+    }
     if operation == "resolve-chain" {
         // A whole codecs list, through zarrs' codec chain (src/chain.rs).
         let decoded = decoded_shape(case.get("decoded_shape"))?;

@@ -40,7 +40,7 @@ pub fn answer(case: &Value, decoded: Shape) -> Step<Value> {
     resolve(&metadata, decoded, (element, &data_type), 0)
 }
 
-fn resolve(
+pub fn resolve(
     metadata: &[MetadataV3],
     decoded: Shape,
     (element, data_type): (Element, &DataType),
@@ -73,7 +73,7 @@ fn resolve(
 
 /// The inner chunk shape and inner codecs of a sharding codec, from zarrs' own
 /// metadata of it.
-fn inner(sharding: &ShardingCodec) -> Step<(Shape, Vec<MetadataV3>)> {
+pub fn inner(sharding: &ShardingCodec) -> Step<(Shape, Vec<MetadataV3>)> {
     use zarrs::array::codec::api::CodecTraits;
     let configuration = guard(|| sharding.configuration_v3(&CodecMetadataOptions::default()))?;
     let configuration = configuration

@@ -10,6 +10,9 @@ mod array;
 mod case;
 mod chain;
 mod codec;
+mod grid;
+#[cfg(test)]
+mod grid_tests;
 mod panics;
 mod probe;
 mod rawjson;
@@ -23,7 +26,7 @@ use serde_json::{Value, json};
 use crate::answer::Answer;
 
 /// The operations this adapter answers.
-const OPERATIONS: [&str; 7] = [
+const OPERATIONS: [&str; 8] = [
     "resolve",
     "encode",
     "decode",
@@ -31,6 +34,7 @@ const OPERATIONS: [&str; 7] = [
     "map-region",
     "read-array",
     "resolve-chain",
+    "resolve-grid",
 ];
 
 fn main() {

@@ -77,7 +77,9 @@ fn main() {
         }
         Err(answer) => {
             let text = match answer {
-                Answer::Error(message) => format!("zarrs refused the array: {message}"),
+                Answer::Error(message) | Answer::ErrorAt(message, _) => {
+                    format!("zarrs refused the array: {message}")
+                }
                 Answer::Crashed(message) => message,
                 Answer::Skipped(message) | Answer::Errored(message) => message,
                 Answer::Output(value) => value.to_string(),
