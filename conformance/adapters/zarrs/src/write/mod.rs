@@ -9,6 +9,7 @@
 //! `zarrs-written/read-array.json` holds `read-array` cases for them, paths relative
 //! to OUT_DIR.
 
+mod sharded;
 mod specs;
 
 use std::num::NonZeroU64;
@@ -16,7 +17,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use zarrs::array::{ArrayBuilder, ArrayBytes, ArraySubset, CodecChain, DataType, FillValue};
+use zarrs::array::{
+    ArrayBuilder, ArrayBytes, ArraySubset, ChunkGrid, CodecChain, DataType, FillValue,
+};
 use zarrs::filesystem::FilesystemStore;
 use zarrs::metadata::v3::MetadataV3;
 
@@ -28,17 +31,26 @@ fn text(error: impl std::fmt::Display) -> String {
     error.to_string()
 }
 
-/// Writes every array, its expected.json and case.json, and the vector file.
+/// Writes every array, its expected.json and case.json, and the vector files: one
+/// per set (`zarrs-written/`, regular grids without sharding; `zarrs-written-sharded/`,
+/// sharded arrays and rectilinear grids).
 pub fn main(out: &Path) -> Result<(), String> {
-    let mut cases = Vec::new();
+    let mut sets: Vec<(&str, Vec<Value>)> = Vec::new();
     for spec in specs() {
-        cases.extend(write_one(out, &spec).map_err(|e| format!("{}: {e}", spec.name))?);
+        let cases = write_one(out, &spec).map_err(|e| format!("{}: {e}", spec.name))?;
+        match sets.iter_mut().find(|(set, _)| *set == spec.set) {
+            Some((_, list)) => list.extend(cases),
+            None => sets.push((spec.set, cases)),
+        }
     }
-    let vectors = json!({"format": 1, "cases": cases});
-    let folder = out.join("zarrs-written");
-    std::fs::create_dir_all(&folder).map_err(text)?;
-    let vectors = serde_json::to_string(&vectors).map_err(text)?;
-    std::fs::write(folder.join("read-array.json"), vectors + "\n").map_err(text)
+    for (set, cases) in sets {
+        let vectors = json!({"format": 1, "cases": cases});
+        let folder = out.join(set);
+        std::fs::create_dir_all(&folder).map_err(text)?;
+        let vectors = serde_json::to_string(&vectors).map_err(text)?;
+        std::fs::write(folder.join("read-array.json"), vectors + "\n").map_err(text)?;
+    }
+    Ok(())
 }
 
 /// Writes one array and its two files; returns its `read-array` cases.
@@ -49,96 +61,100 @@ fn write_one(out: &Path, spec: &Spec) -> Result<Vec<Value>, String> {
     }
     std::fs::create_dir_all(&folder).map_err(text)?;
     let element = Element::from_name(spec.data_type).ok_or("unknown data type")?;
-    // The codecs from their metadata, as zarrs reads a `codecs` list.
+    // The codecs from their metadata, as zarrs reads a `codecs` list, and the
+    // chunk grid as zarrs reads `chunk_grid`.
     let entries: Vec<MetadataV3> = serde_json::from_value(spec.codecs.clone()).map_err(text)?;
     let chain = CodecChain::from_metadata(&entries).map_err(text)?;
+    let grid_metadata: MetadataV3 = serde_json::from_value(spec.chunk_grid()).map_err(text)?;
+    let grid = ChunkGrid::from_metadata(&grid_metadata, spec.shape).map_err(text)?;
 
-    let values = values(spec, element);
-    store(&folder, spec, element, &chain, &values)?;
+    let values = values(spec, element, &grid)?;
+    store(&folder, spec, element, (&grid_metadata, &chain), &values)?;
 
     let data = array::output(element, spec.shape, &values);
     let expected = json!({"data_type": spec.data_type, "shape": spec.shape, "data": data["data"]});
     write_json(&folder.join("expected.json"), &expected)?;
-    let id = format!("zarrs-written/{}", spec.name);
+    let id = format!("{}/{}", spec.set, spec.name);
     let case = json!({"id": id, "clauses": spec.clauses, "description": spec.description, "must_read": true});
     write_json(&folder.join("case.json"), &case)?;
-    cases(spec, element, &entries, &chain, &values)
-}
-
-/// Is element `index` in a chunk that is left unwritten?
-fn unwritten(spec: &Spec, index: &[u64]) -> bool {
-    let chunk: Vec<u64> = index.iter().zip(spec.chunks).map(|(x, c)| x / c).collect();
-    spec.skip_chunks.contains(&chunk.as_slice())
+    let first = grid
+        .chunk_shape(&vec![0; spec.shape.len()])
+        .map_err(text)?
+        .ok_or("the grid has no first chunk")?;
+    let (configuration, decoded) =
+        find_reshape(&spec.codecs, first)?.ok_or("no reshape codec in the chain")?;
+    cases(spec, element, (configuration, decoded), &values)
 }
 
 /// The array's values as native-endian bytes in C order: what zarrs is given, and
-/// the fill value (zero) in the chunks left unwritten.
-fn values(spec: &Spec, element: Element) -> Vec<u8> {
+/// the fill value (zero) in the chunks left unwritten and in the fill boxes.
+fn values(spec: &Spec, element: Element, grid: &ChunkGrid) -> Result<Vec<u8>, String> {
     let count: u64 = spec.shape.iter().product();
     let mut values = Vec::new();
     for i in 0..count {
-        if unwritten(spec, &unravel(i, spec.shape)) {
+        let index = unravel(i, spec.shape);
+        let chunk = grid.chunk_indices(&index).map_err(text)?;
+        let unwritten = chunk.is_some_and(|chunk| spec.skip_chunks.contains(&chunk.as_slice()));
+        let filled = spec.fill_boxes.iter().any(|(start, stop)| {
+            index
+                .iter()
+                .zip(start.iter().zip(*stop))
+                .all(|(x, (a, b))| a <= x && x < b)
+        });
+        if unwritten || filled {
             values.extend(vec![0u8; element.size()]);
         } else {
             values.extend(element_bytes(element, i));
         }
     }
-    values
+    Ok(values)
 }
 
-/// The array through `ArrayBuilder`, with the codecs of `chain`, as a zarrs user
-/// builds one; its metadata, then its values: the whole array in one
-/// `store_array_subset`, or chunk by chunk with `store_chunk` when some are skipped.
+/// The array through `ArrayBuilder`, with the chunk grid and the codecs of `chain`,
+/// as a zarrs user builds one; its metadata, then its values: the whole array in
+/// one `store_array_subset`, or chunk by chunk with `store_chunk` when some are
+/// skipped (only chunks that hold array elements; the rest of a chunk that crosses
+/// the array's end is the fill value).
 fn store(
     folder: &Path,
     spec: &Spec,
     element: Element,
-    chain: &CodecChain,
+    (grid, chain): (&MetadataV3, &CodecChain),
     values: &[u8],
 ) -> Result<(), String> {
     let store = Arc::new(FilesystemStore::new(folder).map_err(text)?);
     let data_type = DataType::from_metadata(&MetadataV3::new(spec.data_type)).map_err(text)?;
     let fill_value = FillValue::from(vec![0u8; element.size()]);
-    let array = ArrayBuilder::new(
-        spec.shape.to_vec(),
-        spec.chunks.to_vec(),
-        data_type,
-        fill_value,
-    )
-    .array_to_array_codecs(chain.array_to_array_codecs().to_vec())
-    .array_to_bytes_codec(chain.array_to_bytes_codec().clone())
-    .bytes_to_bytes_codecs(chain.bytes_to_bytes_codecs().to_vec())
-    .build(store, "/")
-    .map_err(text)?;
+    let array = ArrayBuilder::new(spec.shape.to_vec(), grid.clone(), data_type, fill_value)
+        .array_to_array_codecs(chain.array_to_array_codecs().to_vec())
+        .array_to_bytes_codec(chain.array_to_bytes_codec().clone())
+        .bytes_to_bytes_codecs(chain.bytes_to_bytes_codecs().to_vec())
+        .build(store, "/")
+        .map_err(text)?;
     array.store_metadata().map_err(text)?;
     if spec.skip_chunks.is_empty() {
         let whole = ArraySubset::new_with_shape(spec.shape.to_vec());
         let bytes = ArrayBytes::new_flen(values.to_vec());
         return array.store_array_subset(&whole, bytes).map_err(text);
     }
-    let grid: Vec<u64> = spec
-        .shape
-        .iter()
-        .zip(spec.chunks)
-        .map(|(s, c)| s.div_ceil(*c))
-        .collect();
-    for k in 0..grid.iter().product::<u64>() {
-        let chunk = unravel(k, &grid);
-        if spec.skip_chunks.contains(&chunk.as_slice()) {
+    let grid_shape = array.chunk_grid_shape().to_vec();
+    for k in 0..grid_shape.iter().product::<u64>() {
+        let chunk = unravel(k, &grid_shape);
+        let subset = array.chunk_subset(&chunk).map_err(text)?;
+        let holds = subset.start().iter().zip(spec.shape).all(|(a, s)| a < s);
+        if !holds || spec.skip_chunks.contains(&chunk.as_slice()) {
             continue;
         }
-        // The chunk's elements, with the fill value where it overhangs the array.
         let mut bytes = Vec::new();
-        for j in 0..spec.chunks.iter().product::<u64>() {
-            let inner = unravel(j, spec.chunks);
-            let index: Vec<u64> = chunk
+        for j in 0..subset.num_elements() {
+            let index: Vec<u64> = unravel(j, subset.shape())
                 .iter()
-                .zip(&inner)
-                .zip(spec.chunks)
-                .map(|((c, x), n)| c * n + x)
+                .zip(subset.start())
+                .map(|(x, a)| x + a)
                 .collect();
             if index.iter().zip(spec.shape).all(|(x, s)| x < s) {
-                bytes.extend(element_bytes(element, ravel(&index, spec.shape)));
+                let at = usize::try_from(ravel(&index, spec.shape)).map_err(text)? * element.size();
+                bytes.extend_from_slice(values.get(at..at + element.size()).ok_or("outside")?);
             } else {
                 bytes.extend(vec![0u8; element.size()]);
             }
@@ -150,34 +166,58 @@ fn store(
     Ok(())
 }
 
+/// The first `reshape` entry of a codecs list, depth first (into `sharding_indexed`'s
+/// `codecs`, then its `index_codecs`), with the shape zarrs hands it when the list
+/// is handed `decoded`: its configuration and that shape, for the cases' information
+/// members.
+fn find_reshape(
+    codecs: &Value,
+    decoded: Vec<NonZeroU64>,
+) -> Result<Option<(Value, Vec<u64>)>, String> {
+    let entries: Vec<MetadataV3> = serde_json::from_value(codecs.clone()).map_err(text)?;
+    let chain = CodecChain::from_metadata(&entries).map_err(text)?;
+    let to_array = chain.array_to_array_codecs();
+    let mut shape = decoded;
+    for (at, entry) in codecs.as_array().into_iter().flatten().enumerate() {
+        let configuration = entry.get("configuration").cloned().unwrap_or(Value::Null);
+        match entry.get("name").and_then(Value::as_str) {
+            Some("reshape") => {
+                let plain = shape.iter().map(|n| n.get()).collect();
+                return Ok(Some((configuration, plain)));
+            }
+            Some("sharding_indexed") => {
+                let inner: Vec<NonZeroU64> =
+                    serde_json::from_value(configuration["chunk_shape"].clone()).map_err(text)?;
+                if let Some(found) = find_reshape(&configuration["codecs"], inner.clone())? {
+                    return Ok(Some(found));
+                }
+                // The index: the chunks per shard, then 2 (offset and length).
+                let mut index: Vec<NonZeroU64> = shape
+                    .iter()
+                    .zip(&inner)
+                    .filter_map(|(s, c)| NonZeroU64::new(s.get() / c.get()))
+                    .collect();
+                index.extend(NonZeroU64::new(2));
+                return find_reshape(&configuration["index_codecs"], index);
+            }
+            _ => {
+                if let Some(codec) = to_array.get(at) {
+                    shape = codec.encoded_shape(&shape).map_err(text)?;
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The `read-array` cases of one array: the whole array, then each box.
 fn cases(
     spec: &Spec,
     element: Element,
-    entries: &[MetadataV3],
-    chain: &CodecChain,
+    (configuration, decoded): (Value, Vec<u64>),
     values: &[u8],
 ) -> Result<Vec<Value>, String> {
-    // The reshape entry, and the chunk shape it is handed (after the codecs before it).
-    let at = entries
-        .iter()
-        .position(|e| e.name() == "reshape")
-        .ok_or("no reshape codec")?;
-    let mut decoded: Vec<NonZeroU64> = spec
-        .chunks
-        .iter()
-        .filter_map(|&n| NonZeroU64::new(n))
-        .collect();
-    for codec in chain.array_to_array_codecs().iter().take(at) {
-        decoded = codec.encoded_shape(&decoded).map_err(text)?;
-    }
-    let decoded: Vec<u64> = decoded.iter().map(|n| n.get()).collect();
-    let configuration = spec
-        .codecs
-        .get(at)
-        .and_then(|c| c.get("configuration"))
-        .cloned();
-    let id = format!("zarrs-written/{}", spec.name);
+    let id = format!("{}/{}", spec.set, spec.name);
     let case = |id: String, read: String, region: Option<Value>, expect: Value| {
         let mut case = json!({
             "id": id,
@@ -257,16 +297,18 @@ mod tests {
     fn zarrs_reads_back_what_it_wrote() {
         let out = std::env::temp_dir().join(format!("zarrs-written-{}", std::process::id()));
         super::main(&out).unwrap();
-        let vectors = std::fs::read_to_string(out.join("zarrs-written/read-array.json")).unwrap();
-        let vectors: Value = serde_json::from_str(&vectors).unwrap();
-        let cases = vectors["cases"].as_array().unwrap();
-        assert!(cases.len() >= 11);
-        for case in cases {
-            let mut case = case.clone();
-            let path = out.join(case["array"]["path"].as_str().unwrap());
-            case["array"]["path"] = path.to_string_lossy().into_owned().into();
-            let answer = crate::read::answer(&case).unwrap();
-            assert_eq!(answer, case["expect"], "{}", case["id"]);
+        for (set, at_least) in [("zarrs-written", 11), ("zarrs-written-sharded", 6)] {
+            let vectors = std::fs::read_to_string(out.join(set).join("read-array.json")).unwrap();
+            let vectors: Value = serde_json::from_str(&vectors).unwrap();
+            let cases = vectors["cases"].as_array().unwrap();
+            assert!(cases.len() >= at_least, "{set}");
+            for case in cases {
+                let mut case = case.clone();
+                let path = out.join(case["array"]["path"].as_str().unwrap());
+                case["array"]["path"] = path.to_string_lossy().into_owned().into();
+                let answer = crate::read::answer(&case).unwrap();
+                assert_eq!(answer, case["expect"], "{}", case["id"]);
+            }
         }
         std::fs::remove_dir_all(out).unwrap();
     }

@@ -6,6 +6,9 @@ use crate::array::Element;
 
 /// One array that zarrs writes.
 pub struct Spec {
+    /// The set the cases belong to: the folder of their vector file and the first
+    /// part of their ids ([`REGULAR`] or [`sharded::SHARDED`](super::sharded::SHARDED)).
+    pub set: &'static str,
     /// The folder name under `arrays/`, and the case id after `zarrs-written/`.
     pub name: &'static str,
     /// What the array shows, for people.
@@ -16,8 +19,10 @@ pub struct Spec {
     pub data_type: &'static str,
     /// The array's shape.
     pub shape: &'static [u64],
-    /// The regular grid's chunk shape.
+    /// The regular grid's chunk shape (when `grid` is `None`).
     pub chunks: &'static [u64],
+    /// Another chunk grid, as zarr.json's `chunk_grid` has it.
+    pub grid: Option<Value>,
     /// The array's `codecs`, as zarr.json has them (array-to-array codecs first).
     pub codecs: Value,
     /// Chunks left unwritten (they read as the fill value); the others are written
@@ -25,10 +30,32 @@ pub struct Spec {
     pub skip_chunks: &'static [&'static [u64]],
     /// Boxes to read back as `read-array` cases of their own (start, stop).
     pub boxes: &'static [(&'static [u64], &'static [u64])],
+    /// Boxes (start, stop) whose elements are the fill value 0: zarrs leaves an
+    /// inner chunk of a shard that holds only the fill value out of the shard.
+    pub fill_boxes: &'static [(&'static [u64], &'static [u64])],
 }
+
+impl Spec {
+    /// zarr.json's `chunk_grid`.
+    pub fn chunk_grid(&self) -> Value {
+        self.grid.clone().unwrap_or_else(
+            || json!({"name": "regular", "configuration": {"chunk_shape": self.chunks}}),
+        )
+    }
+}
+
+/// The set of arrays with a regular grid and no sharding.
+pub const REGULAR: &str = "zarrs-written";
 
 /// Every array `write-arrays` writes.
 pub fn specs() -> Vec<Spec> {
+    let mut specs = regular();
+    specs.extend(super::sharded::specs());
+    specs
+}
+
+/// The arrays with a regular grid and no sharding.
+fn regular() -> Vec<Spec> {
     let reshape = |shape: Value| json!({"name": "reshape", "configuration": {"shape": shape}});
     let transpose = |order: Value| json!({"name": "transpose", "configuration": {"order": order}});
     let bytes = |endian: &str| json!({"name": "bytes", "configuration": {"endian": endian}});
@@ -36,6 +63,7 @@ pub fn specs() -> Vec<Spec> {
     let zstd = json!({"name": "zstd", "configuration": {"level": 3, "checksum": false}});
     vec![
         Spec {
+            set: REGULAR,
             name: "zarrs-merge-transpose-gzip-int32",
             description: "[[0, 1], [2]] merges the chunk's first two dims (2x3x4 to 6x4), then transpose [1, 0] and gzip; edge chunks along dim 0.",
             clauses: &["algorithm.ravel", "shape.input-dims", "algorithm.rank"],
@@ -50,8 +78,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[(&[1, 1, 1], &[4, 5, 3])],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-transpose-merge-transpose-zstd-uint16-be",
             description: "transpose [2, 0, 1] (2x3x4 to 4x2x3), [[0], [1, 2]] (to 4x6), transpose [1, 0], big-endian bytes and zstd.",
             clauses: &["algorithm.ravel", "shape.input-dims", "algorithm.rank"],
@@ -67,8 +98,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[(&[0, 1, 2], &[3, 5, 6])],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-split-transpose-gzip-float32",
             description: "[2, -1] on the 4x6 chunk (to 2x12), transpose [1, 0], gzip; NaN, -0.0 and infinities among the values; edge chunks along dim 0.",
             clauses: &["algorithm.ravel", "shape.auto.value", "shape.size"],
@@ -83,8 +117,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[(&[3, 1], &[6, 5])],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-auto-transpose-zstd-bool",
             description: "[-1, 2] on the 2x2x2 chunk (to 4x2), transpose [1, 0], zstd; edge chunks along dims 0 and 1.",
             clauses: &["algorithm.ravel", "shape.auto.value", "algorithm.rank"],
@@ -99,8 +136,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-split-middle-transpose-float64-be",
             description: "[[0], 2, 2, 5] splits dim 1 of the 3x4x5 chunk (to 3x2x2x5), transpose [3, 2, 1, 0], big-endian bytes; edge chunks along dim 2.",
             clauses: &[
@@ -119,8 +159,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[(&[1, 1, 3], &[3, 3, 7])],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-1d-to-2d-transpose-gzip-int8",
             description: "[3, 4] turns the 12-element chunk into 3x4, transpose [1, 0], gzip; an edge chunk at the end.",
             clauses: &["algorithm.ravel", "shape.size", "algorithm.rank"],
@@ -135,8 +178,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[(&[5], &[20])],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-split-last-transpose-int64-be",
             description: "[[0], 2, 2] splits dim 1 of the 4x4 chunk (to 4x2x2), transpose [2, 1, 0], big-endian bytes; the int64 extremes among the values.",
             clauses: &[
@@ -155,8 +201,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-flatten-zstd-uint64",
             description: "[-1] flattens the 3x5 chunk, zstd; the uint64 extremes among the values.",
             clauses: &["algorithm.ravel", "shape.auto.value", "algorithm.rank"],
@@ -166,8 +215,11 @@ pub fn specs() -> Vec<Spec> {
             codecs: json!([reshape(json!([-1])), bytes("little"), zstd]),
             skip_chunks: &[],
             boxes: &[],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-merge-inner-transpose-zstd-uint8",
             description: "[[0], [1, 2], [3]] merges the middle dims of the 2x3x2x5 chunk (to 2x6x5), transpose [2, 0, 1], zstd; edge chunks along dim 2.",
             clauses: &["algorithm.ravel", "shape.input-dims", "algorithm.rank"],
@@ -182,8 +234,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[(&[0, 1, 1, 0], &[2, 3, 4, 5])],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-auto-middle-transpose-gzip-int16-be",
             description: "[[0], -1, 2] splits dim 1 of the 3x8 chunk (to 3x4x2), transpose [1, 2, 0], big-endian bytes and gzip.",
             clauses: &[
@@ -203,8 +258,11 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[],
             boxes: &[],
+            grid: None,
+            fill_boxes: &[],
         },
         Spec {
+            set: REGULAR,
             name: "zarrs-split-transpose-chunkwise-uint32",
             description: "[3, 2] on the 2x3 chunk, transpose [1, 0]; written one chunk at a time with store_chunk, chunk [1, 1] left unwritten (it reads as the fill value 0).",
             clauses: &["algorithm.ravel", "shape.size"],
@@ -218,6 +276,8 @@ pub fn specs() -> Vec<Spec> {
             ]),
             skip_chunks: &[&[1, 1]],
             boxes: &[(&[1, 2], &[4, 5])],
+            grid: None,
+            fill_boxes: &[],
         },
     ]
 }
