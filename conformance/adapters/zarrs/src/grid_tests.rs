@@ -62,6 +62,25 @@ fn resolve_grid_skips_runs_zarrs_would_expand_past_the_bound() {
     ));
 }
 
+#[test]
+fn zarrs_sums_rectilinear_edges_unchecked() {
+    // Edges 2^63, 2^63, 4 on [10]: a valid grid (the first chunk covers the array).
+    // zarrs adds the edges unchecked (`rectilinear.rs:156-160`): a release build
+    // wraps the sum to 4 and refuses the grid as too short for 10; a debug build
+    // panics. Never the answer the grid has.
+    let edges = grid(json!([[
+        9_223_372_036_854_775_808u64,
+        9_223_372_036_854_775_808u64,
+        4
+    ]]));
+    let answer = crate::grid::answer(&case(json!([10]), edges, json!([-1])));
+    if cfg!(debug_assertions) {
+        assert!(matches!(answer, Err(Answer::Crashed(_))), "{answer:?}");
+    } else {
+        assert!(matches!(answer, Err(Answer::Error(_))), "{answer:?}");
+    }
+}
+
 /// A uint8 array [7] with a rectilinear grid `edges` and `reshape [2, -1]`, in
 /// memory; `stored` chunks written with `store_chunk` (values 1..), and `raw`
 /// chunks written as raw bytes behind zarrs' back (one byte per element).
@@ -107,10 +126,16 @@ fn zarrs_opens_an_array_whose_chain_refuses_a_chunk_and_reads_the_fitting_ones()
     // Chunk 0 (4) fits [2, -1], chunk 1 (3) does not; only chunk 0 is stored.
     let array = array(json!([4, 3]), &[0], &[]);
     assert_eq!(read(&array, 0, 4).unwrap(), [1, 2, 3, 4]);
-    // The refused chunk is absent: zarrs reads the fill value and never checks it,
-    // alone or after a fitting chunk.
+    // The refused chunk is absent. Read whole, alone or after a fitting chunk,
+    // zarrs finds it absent and reads the fill value without checking it
+    // (`array_sync_readable.rs:491-513`, `:522-539`).
     assert_eq!(read(&array, 4, 7).unwrap(), [0, 0, 0]);
     assert_eq!(read(&array, 0, 7).unwrap(), [1, 2, 3, 4, 0, 0, 0]);
+    // Read in part, it is refused although absent: zarrs builds the chain's partial
+    // decoder, which resolves the chunk's shape, before it looks for the chunk
+    // (`array_sync_readable.rs:1117-1155`, `:1163-1197`).
+    assert!(read(&array, 4, 6).is_err());
+    assert!(read(&array, 2, 6).is_err());
 }
 
 #[test]
@@ -119,6 +144,7 @@ fn zarrs_refuses_a_stored_chunk_its_chain_refuses_when_a_read_touches_it() {
     assert_eq!(read(&array, 0, 4).unwrap(), [1, 2, 3, 4]);
     assert!(read(&array, 4, 7).is_err());
     assert!(read(&array, 0, 7).is_err());
+    assert!(read(&array, 4, 6).is_err());
 }
 
 #[test]
