@@ -28,7 +28,7 @@ use crate::array::{self, Element};
 use crate::panics::guard;
 
 /// The most chunk indices the walk along the axes visits (summed over the axes).
-const MAX_WALK: u64 = 1 << 20;
+const MAX_WALK: u64 = 1 << 22;
 
 /// The most distinct chunk shapes checked (the product of the distinct extents).
 const MAX_SHAPES: u64 = 1 << 18;
