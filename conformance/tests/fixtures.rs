@@ -97,7 +97,7 @@ fn the_set_stays_small_and_covers_the_issue() {
             .any(|f| f.shape.iter().zip(&f.chunk_shape).any(|(s, c)| s % c != 0))
     );
     assert!(all.iter().any(|f| codecs(f).contains(&"crc32c".into())));
-    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 6);
+    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 7);
     assert_eq!(all.iter().filter(|f| f.corrupt_checksums).count(), 1);
     assert!(all.iter().filter(|f| f.region.is_some()).count() >= 3);
 }
@@ -252,6 +252,15 @@ fn a_wrong_b_shape_does_not_reproduce_the_values() {
         ("sharded-nested", json!({"shape": [4, 4]})),
         ("sharded-index-start", json!({"shape": [6, 8]})),
         ("sharded-missing-inner-chunks", json!({"shape": [2, 3]})),
+        ("rectilinear-input-dims", json!({"shape": [[0, 1], [2]]})),
+        (
+            "rectilinear-sharded-reshape-before",
+            json!({"shape": [4, -1]}),
+        ),
+        (
+            "rectilinear-integer-and-runs",
+            json!({"shape": [4, 1, [1]]}),
+        ),
     ];
     for (name, configuration) in wrong {
         let fixture = fixtures::fixtures()

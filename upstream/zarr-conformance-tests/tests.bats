@@ -194,3 +194,47 @@ reshape_compare() {
 @test "reshape: crc32c-corrupt-checksum (generated/read-array/crc32c-corrupt-checksum)" {
   reshape_invalid crc32c-corrupt-checksum
 }
+
+@test "reshape: sharded-reshape-before (generated/read-array/sharded-reshape-before)" {
+  reshape_valid sharded-reshape-before int32
+}
+
+@test "reshape: sharded-reshape-inside (generated/read-array/sharded-reshape-inside)" {
+  reshape_valid sharded-reshape-inside uint16
+}
+
+@test "reshape: sharded-nested (generated/read-array/sharded-nested)" {
+  reshape_valid sharded-nested int32
+}
+
+@test "reshape: sharded-index-start (generated/read-array/sharded-index-start)" {
+  reshape_valid sharded-index-start float32
+}
+
+@test "reshape: sharded-index-reshaped (generated/read-array/sharded-index-reshaped)" {
+  reshape_valid sharded-index-reshaped int16
+}
+
+@test "reshape: sharded-missing-inner-chunks (generated/read-array/sharded-missing-inner-chunks)" {
+  reshape_valid sharded-missing-inner-chunks uint8
+}
+
+@test "reshape: invalid-sharded-reshape-inner (generated/read-array/invalid-sharded-reshape-inner)" {
+  reshape_invalid invalid-sharded-reshape-inner
+}
+
+@test "reshape: rectilinear-input-dims (generated/read-array/rectilinear-input-dims)" {
+  reshape_valid rectilinear-input-dims int16
+}
+
+@test "reshape: rectilinear-invalid-fixed-sizes (generated/read-array/rectilinear-invalid-fixed-sizes)" {
+  reshape_invalid rectilinear-invalid-fixed-sizes
+}
+
+@test "reshape: rectilinear-integer-and-runs (generated/read-array/rectilinear-integer-and-runs)" {
+  reshape_valid rectilinear-integer-and-runs float32
+}
+
+@test "reshape: rectilinear-sharded-reshape-before (generated/read-array/rectilinear-sharded-reshape-before)" {
+  reshape_valid rectilinear-sharded-reshape-before uint16
+}

@@ -1,5 +1,6 @@
 //! `zarr.json` of a Zarr v3 array (core spec, "Array metadata"), for the subset this
-//! reader knows: core data types but `r*`, the `regular` chunk grid, the `default`
+//! reader knows: core data types but `r*`, the `regular` and `rectilinear` chunk
+//! grids ([`ChunkGrid`]), the `default`
 //! chunk key encoding, and the codecs `transpose`, `reshape`, `bytes`, `gzip`,
 //! `zstd` and `crc32c` (and `sharding_indexed`, whose shapes `resolve-chain`
 //! resolves but which the reader does not read). Another codec is kept as
@@ -10,6 +11,7 @@
 use serde_json::Value;
 
 use super::ZarrError;
+use super::chunk_grid::ChunkGrid;
 use super::codecs::{Codec, codecs_of, extension, only, u64s};
 use crate::arrays::{DataType, TypedArray};
 
@@ -35,8 +37,9 @@ pub struct ArrayMetadata {
     pub shape: Vec<u64>,
     /// Its data type.
     pub data_type: DataType,
-    /// The regular grid's chunk shape.
-    pub chunk_shape: Vec<u64>,
+    /// The chunk grid (see [`ArrayMetadata::regular_chunk_shape`] for callers
+    /// that handle the regular grid only).
+    pub chunk_grid: ChunkGrid,
     /// The default chunk key encoding's separator, `/` or `.`.
     pub separator: char,
     /// The fill value, as a 0-dimensional array of the data type.
@@ -82,7 +85,12 @@ impl ArrayMetadata {
                     "data_type must name a core data type: bool, int8 .. uint64, float32, float64",
                 )
             })?;
-        let chunk_shape = chunk_grid(object.get("chunk_grid"), shape.len())?;
+        let chunk_grid = ChunkGrid::from_json(
+            object
+                .get("chunk_grid")
+                .ok_or_else(|| ZarrError::malformed("chunk_grid is required"))?,
+            &shape,
+        )?;
         let separator = chunk_key_encoding(object.get("chunk_key_encoding"))?;
         let fill_value = object
             .get("fill_value")
@@ -123,7 +131,7 @@ impl ArrayMetadata {
         Ok(Self {
             shape,
             data_type,
-            chunk_shape,
+            chunk_grid,
             separator,
             fill_value,
             codecs,
@@ -131,27 +139,21 @@ impl ArrayMetadata {
     }
 }
 
+impl ArrayMetadata {
+    /// The regular grid's chunk shape, for callers that handle no other grid.
+    ///
+    /// # Errors
+    /// Unsupported ([`ZarrError::is_unsupported`]) for a rectilinear grid, naming `what`.
+    pub fn regular_chunk_shape(&self, what: &str) -> Result<&[u64], ZarrError> {
+        self.chunk_grid.regular().ok_or_else(|| {
+            ZarrError::unsupported(format!("{what} handles the regular chunk grid only"))
+        })
+    }
+}
+
 /// Whether an unknown member may be ignored: an object with `"must_understand": false`.
 fn optional(value: &Value) -> bool {
     value.get("must_understand") == Some(&Value::Bool(false))
-}
-
-fn chunk_grid(value: Option<&Value>, rank: usize) -> Result<Vec<u64>, ZarrError> {
-    let (name, configuration, _) = extension(
-        value.ok_or_else(|| ZarrError::malformed("chunk_grid is required"))?,
-        "chunk grid",
-    )?;
-    if name != "regular" {
-        return Err(ZarrError::malformed(format!(
-            "the chunk grid {name:?} is not supported; only regular"
-        )));
-    }
-    only(&configuration, &["chunk_shape"], "regular chunk grid")?;
-    u64s(configuration.get("chunk_shape"))
-        .filter(|chunk| chunk.len() == rank && chunk.iter().all(|extent| *extent > 0))
-        .ok_or_else(|| {
-            ZarrError::malformed("chunk_shape must hold a positive integer per dimension of shape")
-        })
 }
 
 fn chunk_key_encoding(value: Option<&Value>) -> Result<char, ZarrError> {

@@ -1,7 +1,7 @@
 //! A small Zarr v3 array reader and writer, for the array fixtures of the suite
 //! (`spec-cases/arrays/`) and the `read-array` operation: a local folder holding
-//! `zarr.json` and chunk files, a regular chunk grid, the default chunk key
-//! encoding, and the codecs `transpose`, `reshape` (the zarr-reshape library),
+//! `zarr.json` and chunk files, a regular or rectilinear chunk grid
+//! ([`ChunkGrid`]), the default chunk key encoding, and the codecs `transpose`, `reshape` (the zarr-reshape library),
 //! `bytes`, `gzip`, `zstd` and `crc32c`.
 //!
 //! Errors carry a class of the suite's closed set: the reshape library's class for
@@ -15,12 +15,14 @@
 //! and chunks of at most [`MAX_ELEMENTS`] elements, files of at most
 //! [`MAX_CHUNK_BYTES`] bytes, before and after decompression, reads of at most
 //! [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements, chains of at
-//! most [`MAX_CODECS`] codecs, work that stops at the case's deadline
+//! most [`MAX_CODECS`] codecs, rectilinear grids of at most [`MAX_AXIS_ITEMS`]
+//! items per axis and [`MAX_CHUNK_SHAPES`] distinct chunk shapes, work that stops at the case's deadline
 //! (`crate::deadline`), shapes
 //! ndarray can hold, and only regular files and folders (no links, FIFOs or
 //! devices) below the array's folder.
 
 mod chain;
+mod chunk_grid;
 mod codecs;
 mod compress;
 pub(crate) mod element;
@@ -30,6 +32,7 @@ mod shapes;
 mod shard;
 mod write;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -38,9 +41,11 @@ use zarr_reshape::{ErrorClass, ReshapeError};
 
 use self::chain::Chain;
 pub use self::chain::reshape_decoded_shape;
+pub use self::chunk_grid::{Axis, ChunkGrid, MAX_AXIS_ITEMS};
 pub use self::codecs::{Codec, Sharding};
 use self::element::{Element, with_element_type};
-use self::grid::{Touched, chunk_key, copy_box};
+use self::grid::{Touched, copy_box};
+pub(crate) use self::grid::{array_chunks, chunk_key};
 pub use self::metadata::ArrayMetadata;
 pub use self::shapes::{ChainShapes, MAX_CODECS, resolve_chain};
 pub use self::write::{encode_chunks, encode_chunks_with};
@@ -180,17 +185,26 @@ fn read_bounded(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, ZarrError> {
         .map_err(|error| ZarrError::malformed(format!("{}: {error}", path.display())))
 }
 
+/// The most distinct chunk shapes an array's chunks may have (a rectilinear grid's
+/// distinct edges multiplied over the axes): opening resolves the codec chain once
+/// for each, and refuses (`malformed-configuration`) an array with more.
+pub const MAX_CHUNK_SHAPES: u64 = 4096;
+
 /// An opened array: its metadata read and its codec chain resolved.
 #[derive(Debug, Clone)]
 pub struct ZarrArray {
     dir: PathBuf,
     metadata: ArrayMetadata,
-    chain: Chain,
+    /// The chain resolved for each distinct decoded shape of the array's chunks.
+    chains: BTreeMap<Vec<u64>, Chain>,
 }
 
 impl ZarrArray {
     /// Opens the array in folder `dir`: reads `zarr.json` and resolves the codec
-    /// chain for the chunk shape, so that a reshape the chunk shape breaks fails here.
+    /// chain for the chunk shape, so that a reshape the chunk shape breaks fails
+    /// here. Of a rectilinear grid, the chain is resolved for every distinct shape
+    /// of the chunks that hold array elements, and the array does not open when
+    /// any is refused (reading G-2): the error names the first such chunk.
     ///
     /// # Errors
     /// See the module documentation.
@@ -221,11 +235,32 @@ impl ZarrArray {
         }
         // Checked here, so that no read hands ndarray a shape it panics on.
         ndarray_shape(&metadata.shape)?;
-        let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
+        let rectilinear = metadata.chunk_grid.regular().is_none();
+        let mut chains = BTreeMap::new();
+        for (coords, shape) in metadata
+            .chunk_grid
+            .distinct_chunks(&metadata.shape, MAX_CHUNK_SHAPES)?
+        {
+            if crate::deadline::passed() {
+                return Err(ZarrError::malformed(crate::deadline::STOPPED));
+            }
+            let chain =
+                Chain::resolve(&metadata.codecs, &shape, metadata.data_type).map_err(|error| {
+                    if rectilinear {
+                        ZarrError {
+                            message: format!("chunk {coords:?} of {shape:?}: {}", error.message),
+                            ..error
+                        }
+                    } else {
+                        error
+                    }
+                })?;
+            chains.insert(shape, chain);
+        }
         Ok(Self {
             dir: dir.to_path_buf(),
             metadata,
-            chain,
+            chains,
         })
     }
 
@@ -276,16 +311,19 @@ impl ZarrArray {
             .map(|(a, b)| b.saturating_sub(*a))
             .collect::<Vec<u64>>();
         let shape = ndarray_shape(&shape)?;
-        let touched = Touched::new(start, stop, &self.metadata.chunk_shape);
+        let touched = Touched::over(start, stop, &self.metadata.chunk_grid)?;
         match touched.cost() {
             Some((chunks, elements))
                 if chunks <= MAX_CHUNKS_READ && elements <= MAX_ELEMENTS_READ => {}
             _ => {
                 return Err(ZarrError::malformed(format!(
-                    "the box from {start:?} to {stop:?} touches chunks of {:?} beyond this \
+                    "the box from {start:?} to {stop:?} touches chunks of {} beyond this \
                      reader's limits: at most {MAX_CHUNKS_READ} chunks holding at most \
                      {MAX_ELEMENTS_READ} elements together",
-                    self.metadata.chunk_shape
+                    self.metadata
+                        .chunk_grid
+                        .regular()
+                        .map_or_else(|| "the rectilinear grid".into(), |c| format!("{c:?}"))
                 )));
             }
         }
@@ -300,8 +338,11 @@ impl ZarrArray {
             let Some(bytes) = read_bounded(&self.dir, &key)? else {
                 continue;
             };
-            let chunk = self
-                .chain
+            // Resolved when the array was opened, for every chunk shape it has.
+            let chain = self.chains.get(&piece.shape).ok_or_else(|| {
+                ZarrError::malformed(format!("no chain for chunks of {:?}", piece.shape))
+            })?;
+            let chunk = chain
                 .decode_part(bytes, &piece.in_chunk, &fill)
                 .map_err(|error| {
                     let mut path = self.dir.clone();

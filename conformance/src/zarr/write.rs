@@ -1,13 +1,16 @@
-//! Writing: an array cut into the chunks of its regular grid, each padded to the
-//! full chunk shape with the fill value (the core spec's chunks all have the chunk
-//! shape) and encoded through the chain, a sharded array's shards included (the
-//! chain's `sharding_indexed` step cuts each into inner chunks).
+//! Writing: an array cut into the chunks of its grid that hold array elements,
+//! each padded to its decoded shape (its declared edges) with the fill value and
+//! encoded through the chain resolved for that shape, a sharded array's shards
+//! included (the chain's `sharding_indexed` step cuts each into inner chunks).
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
 use ndarray::{ArrayD, IxDyn};
 
 use super::chain::Chain;
 use super::element::{Element, with_elements};
-use super::grid::{Touched, chunk_key, copy_box};
+use super::grid::{array_chunks, chunk_key, copy_box};
 use super::{ArrayMetadata, MAX_ELEMENTS, ZarrError, fill_element};
 use crate::arrays::TypedArray;
 
@@ -58,21 +61,27 @@ pub fn encode_chunks_with(
             "the array is larger than this writer's limit",
         ));
     }
-    let chain = Chain::resolve(&metadata.codecs, &metadata.chunk_shape, metadata.data_type)?;
-    with_elements!(array, a => encode_typed(metadata, &chain, a, omit_fill_inner_chunks))
+    with_elements!(array, a => encode_typed(metadata, a, omit_fill_inner_chunks))
 }
 
 fn encode_typed<T: Element>(
     metadata: &ArrayMetadata,
-    chain: &Chain,
     array: &ArrayD<T>,
     omit_fill: bool,
 ) -> Result<Vec<(String, Vec<u8>)>, ZarrError> {
     let fill = fill_element::<T>(&metadata.fill_value)?;
-    let origin = vec![0; metadata.shape.len()];
+    let mut chains: BTreeMap<Vec<u64>, Chain> = BTreeMap::new();
     let mut chunks = Vec::new();
-    for piece in Touched::new(&origin, &metadata.shape, &metadata.chunk_shape).pieces() {
+    for piece in array_chunks(&metadata.chunk_grid, &metadata.shape)?.pieces() {
         let piece = piece?;
+        let chain = match chains.entry(piece.shape.clone()) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => entry.insert(Chain::resolve(
+                &metadata.codecs,
+                &piece.shape,
+                metadata.data_type,
+            )?),
+        };
         let mut chunk = ArrayD::from_elem(IxDyn(chain.chunk_shape()), fill.clone());
         copy_box(&mut chunk, &piece.in_chunk, array, &piece.in_box);
         if crate::deadline::passed() {
