@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """An independent reshape adapter (protocol version 2) with one bug planted on demand.
 
-Without RESHAPE_BUG it implements resolve, encode, decode, map-index, map-region and
-resolve-chain correctly, from the spec and spec-cases/README.md only (no code of this repository's
+Without RESHAPE_BUG it implements resolve, encode, decode, map-index, map-region,
+resolve-chain and resolve-grid correctly, from the spec and spec-cases/README.md only (no code of this repository's
 src/). With RESHAPE_BUG=<name> (see bugs.py, or `adapter.py --list`) it behaves like
 an implementation with that one bug. Standard library only.
 """
@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bugs import ACTIVE, BUGS  # noqa: E402
 from chain import resolve_chain  # noqa: E402
 from codec import ReshapeError, Skip  # noqa: E402
+from grid import resolve_grid  # noqa: E402
 from operations import decode, encode, map_index, map_region  # noqa: E402
 from resolve import resolve  # noqa: E402
 
@@ -26,6 +27,7 @@ OPERATIONS = {
     "map-index": map_index,
     "map-region": map_region,
     "resolve-chain": resolve_chain,
+    "resolve-grid": resolve_grid,
 }
 
 

@@ -4,7 +4,8 @@ Each codec is handed the shape the codec before it encodes to (core spec,
 "Determination of encoded representations"), starting from the chunk shape:
 transpose permutes it, reshape resolves it (resolve.py), bytes ends the array
 part, sharding_indexed resolves its inner codecs for its inner chunk shape, which
-must have the shard's rank and divide it. A codec whose configuration does not fit
+must have the shard's rank and divide it, and its index codecs for the index (uint64,
+the inner chunks per shard and 2). A codec whose configuration does not fit
 the shape it is handed is malformed-configuration.
 """
 from bugs import on
@@ -49,7 +50,11 @@ def sharding(config, shape, data_type, depth):
     if not isinstance(config.get("index_codecs"), list):
         raise malformed("sharding_indexed needs index_codecs")
     handed = shape if on("chain-sharding-inner-sees-shard-shape") else inner
-    return resolve_codecs(config.get("codecs"), handed, data_type, depth + 1)
+    answer = resolve_codecs(config.get("codecs"), handed, data_type, depth + 1)
+    # the shard index: uint64, the inner chunks per shard along each dimension, then 2
+    index_shape = [s // c for s, c in zip(shape, inner)] + [2]
+    resolve_codecs(config.get("index_codecs"), index_shape, "uint64", depth + 1)
+    return answer
 
 
 def resolve_codecs(codecs, chunk_shape, data_type, depth=0):
