@@ -129,6 +129,11 @@ BUGS = {
     "chain-transpose-checked-against-array-rank": "transpose's order is checked against the chunk's (array's) rank, not the rank it is handed (zarr-python)",
     "chain-sharding-inner-sees-shard-shape": "sharding_indexed's inner codecs are resolved for the shard shape, not the inner chunk shape",
     "chain-sharding-chunk-shape-unchecked": "sharding_indexed's inner chunk shape is not checked against the shard shape it is handed",
+    # a whole chunk grid (resolve-grid): which chunks are checked, and with what shape
+    "grid-first-chunk-only": "resolve-grid checks chunk (0, ..., 0) only and answers its encoded shapes as the extents",
+    "grid-regular-part-only": "resolve-grid checks only a rectilinear axis' regular edges (an integer step, a run-length pair of count 2 or more), not its single explicit edges",
+    "grid-overflow-chunks-checked": "resolve-grid checks every declared chunk, also the overflow chunks wholly beyond the array (I-11's other reading)",
+    "grid-chunk-shape-clipped": "resolve-grid hands a chunk crossing the array's end its clipped extent instead of its declared edge",
 }
 
 ACTIVE = os.environ.get("RESHAPE_BUG", "")
@@ -147,6 +152,7 @@ PERMITTED_BY = {
     "empty-shape-rejected": "I-2 (an empty shape refused)",
     "rank-limits-unchecked": "I-10 (no limit on ranks)",
     "zero-extent-rejected": "I-9 (a zero extent refused)",
+    "grid-overflow-chunks-checked": "I-11 (every declared chunk is checked, overflow chunks wholly beyond the array too)",
     "error-class-always-null": "the protocol: an implementation may name no class (--strict-classes catches it)",
 }
 
