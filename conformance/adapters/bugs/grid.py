@@ -108,6 +108,8 @@ def checked(axes: list[list[tuple[int, bool]]]) -> list[list[int]]:
     if on("grid-first-chunk-only"):
         return [[0] for _ in axes]
     if on("grid-regular-part-only"):
+        # single explicit edges are taken for a remainder and skipped; an axis of
+        # single edges only has no regular part to stand for it, so it is kept whole
         kept = [[i for i, (_, regular) in enumerate(edges) if regular] for edges in axes]
         return [k if k else list(range(len(edges))) for k, edges in zip(kept, axes)]
     return [list(range(len(edges))) for edges in axes]
