@@ -26,6 +26,9 @@ pub enum Answer {
         class: Option<String>,
         /// Its message, for people.
         message: String,
+        /// `resolve-grid`: the grid coordinates of a chunk the chain refuses
+        /// (the member `chunk` of the protocol's error object).
+        chunk: Option<Vec<u64>>,
     },
     /// The implementation does not support the case.
     Skipped {
@@ -52,9 +55,16 @@ impl Answer {
     pub fn to_json(&self) -> Value {
         match self {
             Self::Output(output) => Value::Object(output.clone()),
-            Self::Error { class, message } => {
-                json!({"error": {"class": class, "message": message}})
-            }
+            Self::Error {
+                class,
+                message,
+                chunk: None,
+            } => json!({"error": {"class": class, "message": message}}),
+            Self::Error {
+                class,
+                message,
+                chunk: Some(chunk),
+            } => json!({"error": {"class": class, "message": message, "chunk": chunk}}),
             Self::Skipped { reason } => json!({"skipped": {"reason": reason}}),
             Self::Errored { message } => json!({"errored": {"message": message}}),
             Self::Crashed { message } => json!({"crashed": {"message": message}}),
@@ -139,8 +149,26 @@ fn read_error(error: Option<&Value>) -> Answer {
             ));
         }
     };
+    let chunk = match error.and_then(|error| error.get("chunk")) {
+        None | Some(Value::Null) => None,
+        Some(value @ Value::Array(coords)) if coords.len() <= MAX_CHUNK_RANK => {
+            match coords
+                .iter()
+                .map(Value::as_u64)
+                .collect::<Option<Vec<u64>>>()
+            {
+                Some(coords) => Some(coords),
+                None => return chunk_violation(value),
+            }
+        }
+        Some(other) => return chunk_violation(other),
+    };
     match inner(error, "error", "message") {
-        Ok(Some(message)) => Answer::Error { class, message },
+        Ok(Some(message)) => Answer::Error {
+            class,
+            message,
+            chunk,
+        },
         Ok(None) => violation("an error result needs a message, a string".into()),
         Err(message) => violation(message),
     }
@@ -166,6 +194,17 @@ fn inner(outer: Option<&Value>, kind: &str, name: &str) -> Result<Option<String>
             excerpt(other)
         )),
     }
+}
+
+/// The longest `error.chunk` read: a grid has one coordinate per dimension of
+/// the array, and the suite's readers take ranks of at most 256 (reading I-10).
+pub const MAX_CHUNK_RANK: usize = 256;
+
+fn chunk_violation(chunk: &Value) -> Answer {
+    violation(format!(
+        "error.chunk must be a list of at most {MAX_CHUNK_RANK} unsigned 64-bit integers, got {}",
+        excerpt(chunk)
+    ))
 }
 
 /// A protocol violation in a result.

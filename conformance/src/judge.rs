@@ -133,7 +133,7 @@ fn mismatch(
             inline(&Value::Object(output.clone()), "the answer"),
             acceptable.join(" or ")
         )),
-        (Expectation::Output(expected), Answer::Error { class, message }) => Some(format!(
+        (Expectation::Output(expected), Answer::Error { class, message, .. }) => Some(format!(
             "error [{}] {}, expected {}",
             class.as_deref().unwrap_or("no class"),
             inline_text(message, "the answer"),

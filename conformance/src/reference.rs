@@ -44,6 +44,7 @@ pub fn run(case: &Case) -> Answer {
         Err(Refused(error)) => Answer::Error {
             class: Some(error.class().as_str().to_string()),
             message: error.to_string(),
+            chunk: None,
         },
     }
 }
@@ -238,6 +239,7 @@ fn refused(error: zarr::ZarrError) -> Answer {
     Answer::Error {
         class: Some(error.class.as_str().to_string()),
         message: error.message,
+        chunk: None,
     }
 }
 

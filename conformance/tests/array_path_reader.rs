@@ -169,6 +169,7 @@ fn a_correct_reader_passes_every_whole_array_case_and_skips_boxes() {
             let Answer::Error {
                 class: None,
                 message,
+                ..
             } = &record.answer
             else {
                 panic!("{}: {:?}", record.case.id, record.answer);

@@ -212,13 +212,31 @@ fn a_result_member_of_the_wrong_type_is_a_protocol_violation_saying_what() {
 }
 
 #[test]
+fn a_resolve_grid_chunk_that_is_not_a_list_of_u64_is_a_protocol_violation() {
+    for chunk in [
+        json!("1,0"),
+        json!([1, -1]),
+        json!([1.5]),
+        json!(vec![0; 257]),
+    ] {
+        let answer =
+            read_result(&json!({"error": {"class": null, "message": "m", "chunk": chunk}}));
+        let Answer::Errored { message } = &answer else {
+            panic!("{chunk}: {answer:?}");
+        };
+        assert!(message.contains("error.chunk must be"), "{message}");
+    }
+}
+
+#[test]
 fn a_well_formed_result_is_read_and_unknown_members_are_ignored() {
     let error = json!({"error": {"class": "overflow", "message": "m", "detail": 1}});
     assert_eq!(
         read_result(&error),
         Answer::Error {
             class: Some("overflow".into()),
-            message: "m".into()
+            message: "m".into(),
+            chunk: None,
         }
     );
     let unnamed = json!({"error": {"class": null, "message": "m"}});
@@ -226,9 +244,20 @@ fn a_well_formed_result_is_read_and_unknown_members_are_ignored() {
         read_result(&unnamed),
         Answer::Error {
             class: None,
-            message: "m".into()
+            message: "m".into(),
+            chunk: None,
         }
     );
+    let refused_chunk = json!({"error": {"class": "overflow", "message": "m", "chunk": [1, 0]}});
+    assert_eq!(
+        read_result(&refused_chunk),
+        Answer::Error {
+            class: Some("overflow".into()),
+            message: "m".into(),
+            chunk: Some(vec![1, 0]),
+        }
+    );
+    assert_eq!(read_result(&refused_chunk).to_json(), refused_chunk);
     let crashed = json!({"crashed": {"message": "panic: overflow", "at": "x.rs:1"}});
     assert_eq!(
         read_result(&crashed),

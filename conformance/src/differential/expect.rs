@@ -342,7 +342,7 @@ impl Facts {
         let op = case.operation.name();
         let clause = clause.map_or("", Clause::id);
         match (answer, &self.explanation.outcome) {
-            (Answer::Error { class, message }, Err(_)) => {
+            (Answer::Error { class, message, .. }, Err(_)) => {
                 let class = class.as_deref().unwrap_or("error");
                 let violated = self
                     .explanation
@@ -352,7 +352,7 @@ impl Facts {
                     .map_or_else(|| message.clone(), |step| step.to_string());
                 format!("{head}, {op}: rejected by {clause} ({class}); {violated}")
             }
-            (Answer::Error { class, message }, Ok(b_shape)) => format!(
+            (Answer::Error { class, message, .. }, Ok(b_shape)) => format!(
                 "{head} resolves to {b_shape:?}, but {op} is rejected by {clause} ({}): {message}",
                 class.as_deref().unwrap_or("error")
             ),

@@ -118,6 +118,7 @@ impl Implementation for ArrayPathReader {
             }
             Ended::Exited { status, .. } if status.code().is_some() => Answer::Error {
                 class: None,
+                chunk: None,
                 message: format!(
                     "the reader refused the array: {}; {}",
                     process::describe(status),

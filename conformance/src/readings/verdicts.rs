@@ -169,6 +169,7 @@ fn refused(class: ErrorClass, reading: &str) -> Answer {
     Answer::Error {
         class: Some(class.as_str().to_owned()),
         message: format!("refused under the other reading of {reading}"),
+        chunk: None,
     }
 }
 

@@ -28,9 +28,14 @@ const MAX_KEPT_MEMBERS: usize = 32;
 pub fn kept(answer: Answer) -> Answer {
     match answer {
         Answer::Output(output) => Answer::Output(kept_output(output)),
-        Answer::Error { class, message } => Answer::Error {
+        Answer::Error {
+            class,
+            message,
+            chunk,
+        } => Answer::Error {
             class: class.map(|class| cut_text(class, EXCERPT_BYTES)),
             message: cut_text(message, MAX_KEPT_ANSWER_BYTES),
+            chunk,
         },
         Answer::Skipped { reason } => Answer::Skipped {
             reason: cut_text(reason, MAX_KEPT_ANSWER_BYTES),
