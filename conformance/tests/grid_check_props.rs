@@ -232,7 +232,9 @@ fn agree(grid: &[Vec<u64>], codecs: &Value, data_type: DataType) -> Result<Outco
         if expected.as_ref().err() != Some(error) {
             return fail(&format!("chunk {chunk:?} resolves to {expected:?}"));
         }
-        return Ok(Outcome::Refused { partly: refused < all.len() });
+        return Ok(Outcome::Refused {
+            partly: refused < all.len(),
+        });
     }
     if unsupported {
         return match &answer {
@@ -291,7 +293,11 @@ fn grid() -> impl Strategy<Value = Vec<Vec<u64>>> {
 
 fn case(grid: &[Vec<u64>], seed: u64) -> (Value, DataType) {
     let mut rng = Rng(seed | 1);
-    let data_type = if rng.chance(50) { DataType::UInt8 } else { DataType::UInt16 };
+    let data_type = if rng.chance(50) {
+        DataType::UInt8
+    } else {
+        DataType::UInt16
+    };
     (Value::Array(chain(&mut rng, grid.len(), 0)), data_type)
 }
 

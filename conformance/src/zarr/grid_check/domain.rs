@@ -149,9 +149,10 @@ impl Domain {
             Rule::Integral(mono) => {
                 let rest = mono.substituted(value);
                 let left = rest.vars.iter().fold(rest.den.clone(), |d, v| {
-                    let g = self.axes.get(*v).map_or_else(BigUint::one, |axis| {
-                        gcd(&d, &axis.gcd)
-                    });
+                    let g = self
+                        .axes
+                        .get(*v)
+                        .map_or_else(BigUint::one, |axis| gcd(&d, &axis.gcd));
                     div(&d, &g)
                 });
                 !left.is_one()

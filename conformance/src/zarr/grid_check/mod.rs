@@ -198,7 +198,10 @@ pub fn check_grid(
             let (shape, coords) = chunk(&base)?;
             match resolve_codecs(codecs, &shape, data_type) {
                 Err(error) if error.is_unsupported() => Err(error),
-                _ => Err(bug("an unsupported codec resolve_codecs does not stop at", &coords)),
+                _ => Err(bug(
+                    "an unsupported codec resolve_codecs does not stop at",
+                    &coords,
+                )),
             }
         }
         Err(Stop::Gap) => sets::enumerated(codecs, &domain, data_type),
@@ -236,3 +239,6 @@ fn no_chunks() -> GridVerdict {
         inner: None,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -84,7 +84,12 @@ impl Mono {
     /// `self / other`, for an `other` whose variables are all `self`'s and whose
     /// constant is not 0.
     pub(super) fn over(&self, other: &Self) -> Result<Self, Gap> {
-        if other.num.is_zero() || other.vars.iter().any(|v| self.vars.binary_search(v).is_err()) {
+        if other.num.is_zero()
+            || other
+                .vars
+                .iter()
+                .any(|v| self.vars.binary_search(v).is_err())
+        {
             return Err(Gap);
         }
         let vars = self

@@ -131,7 +131,9 @@ pub(super) fn enumerated(
             axis = previous;
             let count = domain.len(axis);
             let Some(k) = point.get_mut(axis) else {
-                return Err(ZarrError::malformed("grid_check: an axis outside the grid (a bug)"));
+                return Err(ZarrError::malformed(
+                    "grid_check: an axis outside the grid (a bug)",
+                ));
             };
             *k = k.saturating_add(1);
             if *k < count {

@@ -10,9 +10,7 @@ use zarr_reshape::{ReshapeConfiguration, ShapeElement};
 
 use super::super::ZarrError;
 use super::super::codecs::{Codec, Sharding};
-use super::super::shapes::{
-    ChainShapes, MAX_CODECS, bytes_endian, bytes_to_bytes, resolve_codecs,
-};
+use super::super::shapes::{ChainShapes, MAX_CODECS, bytes_endian, bytes_to_bytes, resolve_codecs};
 use super::domain::{Domain, Point, Rule};
 use super::mono::{Gap, Mono};
 use crate::arrays::DataType;
@@ -128,7 +126,12 @@ fn sharded(
         domain,
         resolve_codecs(&sharding.codecs, &sharding.chunk_shape, data_type),
     )?;
-    walk(&sharding.index_codecs, index_shape, DataType::UInt64, domain)?;
+    walk(
+        &sharding.index_codecs,
+        index_shape,
+        DataType::UInt64,
+        domain,
+    )?;
     Ok(inner)
 }
 
