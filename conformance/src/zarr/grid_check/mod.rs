@@ -232,6 +232,19 @@ pub fn check_grid_json(
     }
 }
 
+/// One chunk shape resolved through `codecs` (`resolve_codecs`): the per-chunk
+/// answer that [`check_grid`] agrees with, for comparisons and benchmarks.
+///
+/// # Errors
+/// As `resolve-chain`.
+pub fn resolve_chunk(
+    codecs: &[Codec],
+    chunk_shape: &[u64],
+    data_type: DataType,
+) -> Result<ChainShapes, ZarrError> {
+    resolve_codecs(codecs, chunk_shape, data_type)
+}
+
 /// The answer for a grid without chunks: nothing is handed to any codec.
 fn no_chunks() -> GridVerdict {
     GridVerdict::Fits(GridShapes {
