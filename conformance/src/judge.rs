@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::answer::Answer;
 use crate::arrays::TypedArray;
-use crate::vector::{Case, Expectation, Operation};
+use crate::vector::{Case, CodecJson, Expectation, Operation};
 
 /// How one case went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,18 +116,23 @@ fn mismatch(
                 reasons.join("; ")
             ))
         }
-        (Expectation::Error(acceptable), Answer::Error { class, .. }) => match class {
-            Some(class) if acceptable.contains(class) => None,
-            Some(class) => Some(format!(
-                "error class {class}, expected {}",
-                acceptable.join(" or ")
-            )),
-            None if classes == ClassCheck::Strict => Some(format!(
-                "an error without a class, expected {}",
-                acceptable.join(" or ")
-            )),
-            None => None,
-        },
+        (Expectation::Error(acceptable), Answer::Error { class, chunk, .. }) => {
+            if let Some(why) = refused_chunk(case, chunk.as_deref()) {
+                return Some(why);
+            }
+            match class {
+                Some(class) if acceptable.contains(class) => None,
+                Some(class) => Some(format!(
+                    "error class {class}, expected {}",
+                    acceptable.join(" or ")
+                )),
+                None if classes == ClassCheck::Strict => Some(format!(
+                    "an error without a class, expected {}",
+                    acceptable.join(" or ")
+                )),
+                None => None,
+            }
+        }
         (Expectation::Error(acceptable), Answer::Output(output)) => Some(format!(
             "succeeded with {}, expected an error ({})",
             inline(&Value::Object(output.clone()), "the answer"),
@@ -145,6 +150,41 @@ fn mismatch(
         (_, Answer::Skipped { .. } | Answer::Errored { .. } | Answer::Crashed { .. }) => {
             Some("no answer".into())
         }
+    }
+}
+
+/// `resolve-grid`: why the chunk an error names is no answer, or `None` when it
+/// is one the reference refuses too (any refused chunk is: the grid may have
+/// many). Where the reference refuses the grid or the chain as a whole and names
+/// no chunk, none is asked for. Other operations: `None`.
+fn refused_chunk(case: &Case, chunk: Option<&[u64]>) -> Option<String> {
+    let (
+        Operation::ResolveGrid {
+            data_type,
+            array_shape,
+            chunk_grid,
+        },
+        CodecJson::Chain(codecs),
+    ) = (&case.operation, &case.codec)
+    else {
+        return None;
+    };
+    let Some(chunk) = chunk else {
+        return match crate::reference::run(case) {
+            Answer::Error { chunk: None, .. } => None,
+            _ => Some(
+                "the error names no chunk: resolve-grid answers the grid coordinates of a \
+                 chunk the chain refuses (error.chunk)"
+                    .into(),
+            ),
+        };
+    };
+    match crate::zarr::chunk_refused(codecs, array_shape, chunk_grid, *data_type, chunk) {
+        Ok(Some(_)) => None,
+        Ok(None) => Some(format!(
+            "the error names chunk {chunk:?}, which the chain fits (the reference resolves it)"
+        )),
+        Err(why) => Some(format!("the error names chunk {chunk:?}: {why}")),
     }
 }
 

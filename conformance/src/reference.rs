@@ -30,13 +30,37 @@ pub const MAX_ANSWER_BYTES: usize = MAX_LINE_BYTES.saturating_sub(64 << 10);
 /// Runs one case through the reference implementation.
 #[must_use]
 pub fn run(case: &Case) -> Answer {
+    run_under(case, zarr::GridReading::default())
+}
+
+/// [`run`] under the grid readings `reading` (I-11, I-12; `crate::readings`
+/// answers a case under each documented reading).
+#[must_use]
+pub fn run_under(case: &Case, reading: zarr::GridReading) -> Answer {
     if let Operation::ReadArray { path, region, .. } = &case.operation {
-        return bounded(read_array(path, region.as_ref()));
+        return bounded(read_array(path, region.as_ref(), reading));
     }
     if let (Operation::ResolveChain { data_type, .. }, CodecJson::Chain(codecs)) =
         (&case.operation, &case.codec)
     {
         return bounded(resolve_chain(codecs, &case.decoded_shape, *data_type));
+    }
+    if let (
+        Operation::ResolveGrid {
+            data_type,
+            array_shape,
+            chunk_grid,
+        },
+        CodecJson::Chain(codecs),
+    ) = (&case.operation, &case.codec)
+    {
+        return bounded(resolve_grid(
+            codecs,
+            array_shape,
+            chunk_grid,
+            *data_type,
+            reading,
+        ));
     }
     match execute(case) {
         Ok(output) => bounded(Answer::Output(output)),
@@ -197,10 +221,11 @@ fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
         }
         // Answered by `read_array`, through the whole codec chain.
         Operation::ReadArray { .. } => {}
-        Operation::ResolveChain { .. } => {
-            return Err(Declined(
-                "resolve-chain takes a codec chain (codecs), not one codec".into(),
-            ));
+        Operation::ResolveChain { .. } | Operation::ResolveGrid { .. } => {
+            return Err(Declined(format!(
+                "{} takes a codec chain (codecs), not one codec",
+                case.operation.name()
+            )));
         }
     }
     Ok(output)
@@ -208,9 +233,13 @@ fn execute(case: &Case) -> Result<Map<String, Value>, Stop> {
 
 /// Reads a Zarr array (or a box of it) through its codec chain (`crate::zarr`): the
 /// array's values, or the class of what stopped the reader.
-fn read_array(path: &Path, region: Option<&(Vec<u64>, Vec<u64>)>) -> Answer {
+fn read_array(
+    path: &Path,
+    region: Option<&(Vec<u64>, Vec<u64>)>,
+    reading: zarr::GridReading,
+) -> Answer {
     let region = region.map(|(start, stop)| (start.as_slice(), stop.as_slice()));
-    match zarr::read_array(path, region) {
+    match zarr::read_array_under(path, region, reading) {
         Ok(array) => {
             let mut output = Map::new();
             insert_array(&mut output, &array);
@@ -225,6 +254,30 @@ fn read_array(path: &Path, region: Option<&(Vec<u64>, Vec<u64>)>) -> Answer {
 fn resolve_chain(codecs: &Value, chunk_shape: &[u64], data_type: DataType) -> Answer {
     zarr::resolve_chain(codecs, chunk_shape, data_type)
         .map_or_else(refused, |shapes| Answer::Output(shapes.to_json()))
+}
+
+/// Whether every chunk of a grid fits a codec chain (`crate::zarr`, answered
+/// from the rules' structure): the distinct extents each codec hands on, or the
+/// error of a chunk the chain refuses, naming that chunk.
+fn resolve_grid(
+    codecs: &Value,
+    array_shape: &[u64],
+    chunk_grid: &Value,
+    data_type: DataType,
+    reading: zarr::GridReading,
+) -> Answer {
+    match zarr::resolve_grid(codecs, array_shape, chunk_grid, data_type, reading) {
+        Ok(zarr::GridVerdict::Fits(shapes)) => Answer::Output(shapes.to_json()),
+        Ok(zarr::GridVerdict::Refused { chunk, error }) => match refused(error) {
+            Answer::Error { class, message, .. } => Answer::Error {
+                class,
+                message,
+                chunk: Some(chunk),
+            },
+            other => other,
+        },
+        Err(error) => refused(error),
+    }
 }
 
 /// What stopped the Zarr reader, as a rejection with its class; a codec the

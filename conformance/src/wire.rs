@@ -14,11 +14,11 @@ pub const OLDEST_PROTOCOL: u64 = 1;
 
 /// The operations of the first vector format, in its order; an adapter whose
 /// `start` answer lists no `operations` supports these five. Later operations
-/// (`read-array`, `resolve-chain`) reach only adapters that list them.
+/// (`read-array`, `resolve-chain`, `resolve-grid`) reach only adapters that list them.
 pub const OPERATIONS: [&str; 5] = ["resolve", "encode", "decode", "map-index", "map-region"];
 
 /// Every operation of the vector format, in its order.
-pub const ALL_OPERATIONS: [&str; 7] = [
+pub const ALL_OPERATIONS: [&str; 8] = [
     "resolve",
     "encode",
     "decode",
@@ -26,6 +26,7 @@ pub const ALL_OPERATIONS: [&str; 7] = [
     "map-region",
     "read-array",
     "resolve-chain",
+    "resolve-grid",
 ];
 
 /// The longest request line the served reference reads, in bytes (the newline not

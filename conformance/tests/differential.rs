@@ -282,7 +282,10 @@ fn reference_agrees_with_itself(case: &Case) -> Result<(), TestCaseError> {
                 }
             }
         }
-        Operation::Resolve | Operation::ReadArray { .. } | Operation::ResolveChain { .. } => {}
+        Operation::Resolve
+        | Operation::ReadArray { .. }
+        | Operation::ResolveChain { .. }
+        | Operation::ResolveGrid { .. } => {}
     }
     Ok(())
 }

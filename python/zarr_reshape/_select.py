@@ -11,7 +11,16 @@ from . import _native
 __all__ = ["LEVELS", "OPERATIONS", "clause_ids", "wanted"]
 
 #: The protocol's operations (conformance/PROTOCOL.md, "operations") and the case levels.
-OPERATIONS = ("resolve", "encode", "decode", "map-index", "map-region", "read-array", "resolve-chain")
+OPERATIONS = (
+    "resolve",
+    "encode",
+    "decode",
+    "map-index",
+    "map-region",
+    "read-array",
+    "resolve-chain",
+    "resolve-grid",
+)
 LEVELS = ("must", "should", "interpretation")
 
 

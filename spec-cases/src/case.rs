@@ -74,11 +74,15 @@ pub enum Operation {
     /// The encoded representation of every step of the codec chain `codecs`
     /// (reshape among them) for chunks of `decoded_shape` and `data_type`.
     ResolveChain,
+    /// Whether every chunk of the grid `chunk_grid` over `array_shape` fits the
+    /// codec chain `codecs`: the distinct extents each codec hands on, or a chunk
+    /// it refuses.
+    ResolveGrid,
 }
 
 impl Operation {
     /// Every operation, in the order of the vector format.
-    pub const ALL: [Operation; 7] = [
+    pub const ALL: [Operation; 8] = [
         Self::Resolve,
         Self::Encode,
         Self::Decode,
@@ -86,6 +90,7 @@ impl Operation {
         Self::MapRegion,
         Self::ReadArray,
         Self::ResolveChain,
+        Self::ResolveGrid,
     ];
 
     /// The name used in vector files, e.g. `map-index`.
@@ -106,6 +111,7 @@ impl Operation {
             Self::MapRegion => "map-region",
             Self::ReadArray => "read-array",
             Self::ResolveChain => "resolve-chain",
+            Self::ResolveGrid => "resolve-grid",
         }
     }
 
@@ -177,14 +183,16 @@ pub struct Case {
     /// `read-array`: `{"path", "data_type"}`, the path relative to the suite root
     /// (its files are in [`crate::files`]).
     pub array: Option<&'static RawValue>,
-    /// `resolve-chain`: a whole `codecs` list as in `zarr.json`.
+    /// `resolve-chain` and `resolve-grid`: a whole `codecs` list as in `zarr.json`.
     pub codecs: Option<&'static RawValue>,
-    /// `resolve-chain`: the array's data type, e.g. `"int32"`.
+    /// `resolve-chain` and `resolve-grid`: the array's data type, e.g. `"int32"`.
     pub data_type: Option<&'static RawValue>,
     /// `resolve-chain` (optional, with [`Case::chunk_grid`]): the array's shape,
-    /// for an implementation that checks the chain against the array.
+    /// for an implementation that checks the chain against the array;
+    /// `resolve-grid` (required): the shape the grid covers.
     pub array_shape: Option<&'static RawValue>,
-    /// `resolve-chain` (optional, with [`Case::array_shape`]): the array's chunk
+    /// `resolve-chain` (optional, with [`Case::array_shape`]) and `resolve-grid`
+    /// (required): the array's chunk
     /// grid as in `zarr.json`, the regular grid of chunks of `decoded_shape`.
     pub chunk_grid: Option<&'static RawValue>,
     /// The expected result: the output members, `{"error": ...}` or `{"any_of": [...]}`.

@@ -127,11 +127,14 @@ pub fn cases_of(file: &'static File) -> Result<Vec<Case>, LoadError> {
 fn case(file: &'static str, json: &'static RawValue) -> Result<Case, String> {
     let members: Members<'static> =
         serde_json::from_str(json.get()).map_err(|error| error.to_string())?;
-    let chain = members.operation == Operation::ResolveChain;
+    let chain = matches!(
+        members.operation,
+        Operation::ResolveChain | Operation::ResolveGrid
+    );
     if chain && (members.configuration.is_some() || members.codec.is_some()) {
         return Err(format!(
-            "{}: resolve-chain takes codecs, not configuration or codec",
-            members.id
+            "{}: {} takes codecs, not configuration or codec",
+            members.id, members.operation
         ));
     }
     if !chain && members.configuration.is_some() == members.codec.is_some() {
@@ -142,13 +145,23 @@ fn case(file: &'static str, json: &'static RawValue) -> Result<Case, String> {
     }
     if chain && members.data_type.is_none() {
         return Err(format!(
-            "{}: the operation resolve-chain needs the member data_type",
+            "{}: the operation {} needs the member data_type",
+            members.id, members.operation
+        ));
+    }
+    if members.operation == Operation::ResolveGrid
+        && (members.array_shape.is_none() || members.chunk_grid.is_none())
+    {
+        return Err(format!(
+            "{}: the operation resolve-grid needs the members array_shape and chunk_grid",
             members.id
         ));
     }
     let argument = match members.operation {
         Operation::Resolve => None,
-        Operation::ResolveChain => Some(("codecs", members.codecs.is_some())),
+        Operation::ResolveChain | Operation::ResolveGrid => {
+            Some(("codecs", members.codecs.is_some()))
+        }
         Operation::Encode | Operation::Decode => Some(("input", members.input.is_some())),
         Operation::MapIndex => Some(("decoded_index", members.decoded_index.is_some())),
         Operation::MapRegion => Some(("decoded_region", members.decoded_region.is_some())),

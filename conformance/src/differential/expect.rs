@@ -374,7 +374,9 @@ impl Facts {
                     Operation::MapRegion { start, stop } => format!(
                         "; the box [{start:?}, {stop:?}) maps element by element in C order"
                     ),
-                    Operation::ReadArray { .. } | Operation::ResolveChain { .. } => String::new(),
+                    Operation::ReadArray { .. }
+                    | Operation::ResolveChain { .. }
+                    | Operation::ResolveGrid { .. } => String::new(),
                 };
                 format!("{head} is accepted as {b_shape} ({clause}){what}")
             }

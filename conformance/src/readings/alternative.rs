@@ -37,17 +37,26 @@ pub enum Alternative {
     AutoFromAlignment,
     /// I-10: no limit on the length of shape, input dims or the decoded rank.
     Unbounded,
+    /// I-11: every declared chunk of a grid is checked, overflow chunks wholly
+    /// beyond the array included.
+    EveryDeclaredChunk,
+    /// I-12: an array whose chain refuses some of its chunks opens; only a read
+    /// touching a refused chunk fails.
+    FittingChunksRead,
 }
 
 /// The other readings whose answers the vectors accept beside the reference's:
-/// I-6 and I-7 are implementation-defined (CONFORMANCE.md), so a case whose
+/// I-6, I-7 and I-12 are implementation-defined (CONFORMANCE.md), so a case whose
 /// answer one of them changes accepts both.
-pub const IMPLEMENTATION_DEFINED: [Alternative; 2] =
-    [Alternative::NumbersAsDoubles, Alternative::ExactIntegers];
+pub const IMPLEMENTATION_DEFINED: [Alternative; 3] = [
+    Alternative::NumbersAsDoubles,
+    Alternative::ExactIntegers,
+    Alternative::FittingChunksRead,
+];
 
 impl Alternative {
     /// Every documented other reading.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 12] = [
         Self::EmptyInputDimsRefused,
         Self::EmptyShapeRefused,
         Self::ZeroRankRefused,
@@ -58,6 +67,8 @@ impl Alternative {
         Self::ZeroExtentRefused,
         Self::AutoFromAlignment,
         Self::Unbounded,
+        Self::EveryDeclaredChunk,
+        Self::FittingChunksRead,
     ];
 
     /// The interpretation it reads otherwise.
@@ -72,6 +83,8 @@ impl Alternative {
             Self::ExactIntegers => "I-7",
             Self::ZeroExtentRefused | Self::AutoFromAlignment => "I-9",
             Self::Unbounded => "I-10",
+            Self::EveryDeclaredChunk => "I-11",
+            Self::FittingChunksRead => "I-12",
         }
     }
 
@@ -114,6 +127,12 @@ impl Alternative {
                 integral_rewrite(case).is_some() || shapes.iter().any(negative_zero_dim)
             }
             Self::ExactIntegers | Self::Unbounded => true,
+            // Asked of every grid: only the reader knows which has overflow chunks.
+            Self::EveryDeclaredChunk => matches!(
+                case.operation,
+                Operation::ResolveGrid { .. } | Operation::ReadArray { .. }
+            ),
+            Self::FittingChunksRead => matches!(case.operation, Operation::ReadArray { .. }),
             Self::ZeroExtentRefused => case.decoded_shape.contains(&0),
             Self::AutoFromAlignment => {
                 case.decoded_shape.contains(&0)
@@ -250,6 +269,8 @@ pub(crate) fn must_understand_rewrite(case: &Case) -> Option<Value> {
 pub(crate) fn shape_is_computed(case: &Case) -> bool {
     matches!(
         case.operation,
-        Operation::ReadArray { .. } | Operation::ResolveChain { .. }
+        Operation::ReadArray { .. }
+            | Operation::ResolveChain { .. }
+            | Operation::ResolveGrid { .. }
     )
 }

@@ -15,6 +15,7 @@ use super::exact::{self, Mode};
 use crate::answer::Answer;
 use crate::reference;
 use crate::vector::{Case, CodecJson, Operation, parse_case};
+use crate::zarr::GridReading;
 
 /// The answers to one case, one per combination of the other readings it raises
 /// (the reference's own answer first, under none of them).
@@ -218,7 +219,11 @@ fn answer_under(case: &Case, taken: &[Alternative]) -> Result<Answer, String> {
             }
         }
     }
-    let answer = reference::run(&case);
+    let reading = GridReading {
+        every_declared_chunk: has(Alternative::EveryDeclaredChunk),
+        fitting_chunks_read: has(Alternative::FittingChunksRead),
+    };
+    let answer = reference::run_under(&case, reading);
     let mode = Mode {
         exact: has(Alternative::ExactIntegers),
         bounded: !has(Alternative::Unbounded),

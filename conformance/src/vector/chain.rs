@@ -10,7 +10,7 @@ use super::{CodecJson, Fault, Operation, fault};
 /// The codec member of a case: `configuration` or `codec`, or for `resolve-chain`
 /// (and only there) `codecs`.
 pub(super) fn codec(case: &Map<String, Value>, operation: &str) -> Result<CodecJson, Fault> {
-    let chain = operation == "resolve-chain";
+    let chain = matches!(operation, "resolve-chain" | "resolve-grid");
     match (
         case.get("configuration"),
         case.get("codec"),
@@ -29,7 +29,10 @@ pub(super) fn codec(case: &Map<String, Value>, operation: &str) -> Result<CodecJ
             "",
             "resolve-chain takes codecs, not configuration or codec",
         )),
-        (_, _, Some(_)) => Err(fault("/codecs", "only resolve-chain takes codecs")),
+        (_, _, Some(_)) => Err(fault(
+            "/codecs",
+            "only resolve-chain and resolve-grid take codecs",
+        )),
         _ => Err(fault("", "needs exactly one of configuration and codec")),
     }
 }
@@ -48,6 +51,48 @@ pub(super) fn operation(
     Ok(Operation::ResolveChain {
         data_type: data_type.0,
         array_shape: context(case, decoded_shape)?,
+    })
+}
+
+/// `resolve-grid`: its `data_type`, `array_shape` and `chunk_grid` (an object,
+/// read by the implementation: a grid it refuses is its answer). `decoded_shape`
+/// is the first chunk's, for information: it must have the array's rank.
+pub(super) fn grid_operation(
+    case: &Map<String, Value>,
+    decoded_shape: &[u64],
+) -> Result<Operation, Fault> {
+    let data_type: DataTypeName = member(
+        case,
+        "data_type",
+        "resolve-grid needs the array's data type",
+        false,
+    )?;
+    let shape = case.get("array_shape").ok_or(fault(
+        "/array_shape",
+        "is missing: resolve-grid needs the array's shape",
+    ))?;
+    let array_shape = members::extents(members::read::<Vec<Extent>>(shape, "/array_shape")?);
+    if array_shape.len() != decoded_shape.len() {
+        return Err(fault(
+            "/decoded_shape",
+            &format!(
+                "must have the array's rank {} (it is the first chunk's shape)",
+                array_shape.len()
+            ),
+        ));
+    }
+    let chunk_grid = case
+        .get("chunk_grid")
+        .filter(|grid| grid.is_object())
+        .ok_or(fault(
+            "/chunk_grid",
+            "must be an object, the chunk grid as in zarr.json",
+        ))?
+        .clone();
+    Ok(Operation::ResolveGrid {
+        data_type: data_type.0,
+        array_shape,
+        chunk_grid,
     })
 }
 

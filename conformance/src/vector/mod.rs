@@ -102,6 +102,18 @@ pub enum Operation {
         /// the array (zarr-python does), which the case's JSON gives them.
         array_shape: Option<Vec<u64>>,
     },
+    /// Whether every chunk of a chunk grid fits the codec chain
+    /// ([`CodecJson::Chain`]), answered per chunk shape of the grid.
+    ResolveGrid {
+        /// The array's data type.
+        data_type: DataType,
+        /// The array's shape.
+        array_shape: Vec<u64>,
+        /// The chunk grid, as in `zarr.json` (`regular` or `rectilinear`); read
+        /// by the implementation, so a grid it refuses is an answer, not a fault
+        /// of the case.
+        chunk_grid: Value,
+    },
 }
 
 impl Operation {
@@ -116,6 +128,7 @@ impl Operation {
             Self::MapRegion { .. } => "map-region",
             Self::ReadArray { .. } => "read-array",
             Self::ResolveChain { .. } => "resolve-chain",
+            Self::ResolveGrid { .. } => "resolve-grid",
         }
     }
 }
@@ -264,6 +277,7 @@ pub fn parse_case(json: &Value) -> Result<Case, Fault> {
         }
         "read-array" => read_array::operation(case)?,
         "resolve-chain" => chain::operation(case, &decoded_shape)?,
+        "resolve-grid" => chain::grid_operation(case, &decoded_shape)?,
         other => return Err(fault("/operation", &format!("unknown operation {other:?}"))),
     };
     let level = typed.level;

@@ -298,6 +298,23 @@ impl ChunkGrid {
         }
     }
 
+    /// The extent every declared chunk covers, per axis: the sum of a
+    /// rectilinear axis's edges (at least the array's length: overflow chunks
+    /// included), or the array's shape for a regular grid, which declares no
+    /// chunk beyond it. Handed to [`Self::axis_edges`] in place of the array's
+    /// shape, it gives every declared chunk (reading I-11's other reading).
+    #[must_use]
+    pub fn declared_shape(&self, array_shape: &[u64]) -> Vec<u64> {
+        match self {
+            Self::Regular { .. } => array_shape.to_vec(),
+            Self::Rectilinear { axes } => axes
+                .iter()
+                .zip(array_shape)
+                .map(|(axis, length)| axis.length().max(*length))
+                .collect(),
+        }
+    }
+
     /// The number of chunks per axis that hold array elements.
     #[must_use]
     pub fn grid_shape(&self, array_shape: &[u64]) -> Vec<u64> {

@@ -29,6 +29,7 @@ pub(crate) mod element;
 mod grid;
 pub mod grid_check;
 mod metadata;
+mod resolve_grid;
 mod shapes;
 mod shard;
 mod write;
@@ -49,6 +50,7 @@ use self::grid::{Touched, copy_box};
 pub(crate) use self::grid::{array_chunks, chunk_key};
 pub use self::grid_check::{GridShapes, GridVerdict, check_grid, check_grid_json};
 pub use self::metadata::ArrayMetadata;
+pub use self::resolve_grid::{GridReading, chunk_refused, resolve_grid};
 pub use self::shapes::{ChainShapes, MAX_CODECS, resolve_chain};
 pub use self::write::{encode_chunks, encode_chunks_with};
 pub use crate::arrays::MAX_ELEMENTS;
@@ -197,8 +199,10 @@ pub const MAX_CHUNK_SHAPES: u64 = 4096;
 pub struct ZarrArray {
     dir: PathBuf,
     metadata: ArrayMetadata,
-    /// The chain resolved for each distinct decoded shape of the array's chunks.
-    chains: BTreeMap<Vec<u64>, Chain>,
+    /// The chain resolved for each distinct decoded shape of the array's chunks;
+    /// a refused shape is kept only under I-12's other reading, to fail the reads
+    /// that touch it.
+    chains: BTreeMap<Vec<u64>, Result<Chain, ZarrError>>,
 }
 
 impl ZarrArray {
@@ -206,18 +210,26 @@ impl ZarrArray {
     /// chain for the chunk shape, so that a reshape the chunk shape breaks fails
     /// here. Of a rectilinear grid, the chain is resolved for every distinct shape
     /// of the chunks that hold array elements, and the array does not open when
-    /// any is refused (reading G-2): the error names the first such chunk.
+    /// any is refused (reading I-12): the error names the first such chunk.
     ///
     /// # Errors
     /// See the module documentation.
     pub fn open(dir: &Path) -> Result<Self, ZarrError> {
+        Self::open_under(dir, GridReading::default())
+    }
+
+    /// [`Self::open`] under the readings `reading` (the reference's by default).
+    ///
+    /// # Errors
+    /// As [`Self::open`].
+    pub fn open_under(dir: &Path, reading: GridReading) -> Result<Self, ZarrError> {
         let path = dir.join("zarr.json");
         let bytes = read_bounded(dir, "zarr.json")?
             .ok_or_else(|| ZarrError::malformed(format!("{} does not exist", path.display())))?;
         let json = serde_json::from_slice(&bytes).map_err(|error| {
             ZarrError::malformed(format!("{} is not JSON: {error}", path.display()))
         })?;
-        Self::with_metadata(dir, ArrayMetadata::from_json(&json)?)
+        Self::with_metadata_under(dir, ArrayMetadata::from_json(&json)?, reading)
     }
 
     /// The array in folder `dir` with the given metadata.
@@ -225,6 +237,14 @@ impl ZarrArray {
     /// # Errors
     /// As [`Self::open`].
     pub fn with_metadata(dir: &Path, metadata: ArrayMetadata) -> Result<Self, ZarrError> {
+        Self::with_metadata_under(dir, metadata, GridReading::default())
+    }
+
+    fn with_metadata_under(
+        dir: &Path,
+        metadata: ArrayMetadata,
+        reading: GridReading,
+    ) -> Result<Self, ZarrError> {
         let elements = metadata
             .shape
             .iter()
@@ -239,9 +259,10 @@ impl ZarrArray {
         ndarray_shape(&metadata.shape)?;
         let rectilinear = metadata.chunk_grid.regular().is_none();
         let mut chains = BTreeMap::new();
+        let checked = reading.checked_shape(&metadata.chunk_grid, &metadata.shape);
         for (coords, shape) in metadata
             .chunk_grid
-            .distinct_chunks(&metadata.shape, MAX_CHUNK_SHAPES)?
+            .distinct_chunks(&checked, MAX_CHUNK_SHAPES)?
         {
             if crate::deadline::passed() {
                 return Err(ZarrError::malformed(crate::deadline::STOPPED));
@@ -256,7 +277,15 @@ impl ZarrArray {
                     } else {
                         error
                     }
-                })?;
+                });
+            // I-12: the reference refuses to open the array; the other reading
+            // keeps the refusal for the reads that touch such a chunk.
+            let chain = match chain {
+                Err(error) if !reading.fitting_chunks_read || error.is_unsupported() => {
+                    return Err(error);
+                }
+                chain => chain,
+            };
             chains.insert(shape, chain);
         }
         Ok(Self {
@@ -337,13 +366,21 @@ impl ZarrArray {
             }
             let piece = piece?;
             let key = chunk_key(&piece.coords, self.metadata.separator);
+            // Resolved when the array was opened, for every chunk shape it has: a
+            // refused one (I-12's other reading) fails the read, stored or not.
+            let chain = match self.chains.get(&piece.shape) {
+                Some(Ok(chain)) => chain,
+                Some(Err(error)) => return Err(error.clone()),
+                None => {
+                    return Err(ZarrError::malformed(format!(
+                        "no chain for chunks of {:?}",
+                        piece.shape
+                    )));
+                }
+            };
             let Some(bytes) = read_bounded(&self.dir, &key)? else {
                 continue;
             };
-            // Resolved when the array was opened, for every chunk shape it has.
-            let chain = self.chains.get(&piece.shape).ok_or_else(|| {
-                ZarrError::malformed(format!("no chain for chunks of {:?}", piece.shape))
-            })?;
             let chunk = chain
                 .decode_part(bytes, &piece.in_chunk, &fill)
                 .map_err(|error| {
@@ -373,4 +410,16 @@ fn fill_element<T: Element>(fill_value: &TypedArray) -> Result<T, ZarrError> {
 /// As [`ZarrArray::open`] and [`ZarrArray::read`].
 pub fn read_array(dir: &Path, region: Option<(&[u64], &[u64])>) -> Result<TypedArray, ZarrError> {
     ZarrArray::open(dir)?.read(region)
+}
+
+/// [`read_array`] under the readings `reading`.
+///
+/// # Errors
+/// As [`read_array`].
+pub fn read_array_under(
+    dir: &Path,
+    region: Option<(&[u64], &[u64])>,
+    reading: GridReading,
+) -> Result<TypedArray, ZarrError> {
+    ZarrArray::open_under(dir, reading)?.read(region)
 }
