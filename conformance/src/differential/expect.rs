@@ -362,7 +362,6 @@ impl Facts {
                     .map(|b| format!("{b:?}"))
                     .unwrap_or_default();
                 let what = match &case.operation {
-                    Operation::Resolve => String::new(),
                     Operation::Encode(input) | Operation::Decode(input) => format!(
                         "; {op} keeps the {} elements of the {:?} array in C order",
                         input.data_type().name(),
@@ -374,9 +373,8 @@ impl Facts {
                     Operation::MapRegion { start, stop } => format!(
                         "; the box [{start:?}, {stop:?}) maps element by element in C order"
                     ),
-                    Operation::ReadArray { .. }
-                    | Operation::ResolveChain { .. }
-                    | Operation::ResolveGrid { .. } => String::new(),
+                    // resolve, and the operations on chains and arrays: B_shape says it all.
+                    _ => String::new(),
                 };
                 format!("{head} is accepted as {b_shape} ({clause}){what}")
             }

@@ -298,11 +298,9 @@ impl ChunkGrid {
         }
     }
 
-    /// The extent every declared chunk covers, per axis: the sum of a
-    /// rectilinear axis's edges (at least the array's length: overflow chunks
-    /// included), or the array's shape for a regular grid, which declares no
-    /// chunk beyond it. Handed to [`Self::axis_edges`] in place of the array's
-    /// shape, it gives every declared chunk (reading I-11's other reading).
+    /// The extent every declared chunk covers, per axis (overflow chunks too;
+    /// a regular grid declares none beyond the array): handed to
+    /// [`Self::axis_edges`], it gives every declared chunk (I-11's other reading).
     #[must_use]
     pub fn declared_shape(&self, array_shape: &[u64]) -> Vec<u64> {
         match self {
