@@ -311,7 +311,7 @@ fn an_array_on_a_rectilinear_grid_round_trips_box_by_box() {
 }
 
 /// A reshape with fixed sizes fits chunks of 4x6 and not those of 3x6: the array
-/// does not open (G-2), and the error names the first chunk refused.
+/// does not open (I-12), and the error names the first chunk refused.
 #[test]
 fn a_chain_refused_by_one_chunk_shape_stops_opening_and_names_the_chunk() {
     let codecs = json!([
@@ -354,7 +354,7 @@ fn fixture_folder(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-/// The invalid rectilinear fixtures (reading G-2): the array does not open, the
+/// The invalid rectilinear fixtures (reading I-12): the array does not open, the
 /// error names the first chunk `case.json` lists as refused, and the chunks it
 /// lists as fitting hold the whole chain's encoding of the right values, so that
 /// a reader of the other reading returns them.

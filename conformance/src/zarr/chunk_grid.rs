@@ -207,7 +207,7 @@ impl ChunkGrid {
     }
 
     /// Per axis: the distinct decoded extents among the chunks that hold at
-    /// least one array element (G-1), each with the index of the first such
+    /// least one array element (I-11), each with the index of the first such
     /// chunk, in order of first appearance. A regular grid gives one entry per
     /// axis, `(chunk_shape[d], 0)`, or none when the axis length is 0.
     #[must_use]

@@ -50,7 +50,7 @@ pub(crate) struct Piece {
 }
 
 /// Every chunk of an array of `shape` under `grid` that holds at least one of its
-/// elements (G-1), with its origin and decoded shape ([`Piece`]), in C order of
+/// elements (I-11), with its origin and decoded shape ([`Piece`]), in C order of
 /// the chunk coordinates: what a writer encodes. Overflow chunks wholly beyond
 /// the array are not visited.
 ///

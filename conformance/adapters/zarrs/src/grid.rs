@@ -9,7 +9,7 @@
 //! `ChunkGridTraits`, one axis at a time (zarrs' regular and rectilinear grids give
 //! each axis its own edges: `rectilinear.rs:262-286`), and checks each distinct
 //! shape once, in C order of the first chunk that has it. Only chunks that hold at
-//! least one array element are checked (reading G-1): zarrs reads and writes
+//! least one array element are checked (reading I-11): zarrs reads and writes
 //! only those (`chunks_in_array_subset`). Bounded: a grid with too many chunks along
 //! its axes, or too many distinct shapes, is skipped.
 
@@ -161,7 +161,7 @@ fn axis_edges(opened: &Array<MemoryStore>, shape: &[u64]) -> Step<Vec<Vec<(NonZe
                     "zarrs' chunk {coords:?} has no axis {d}"
                 )));
             };
-            // G-1: a chunk wholly beyond the array's end holds no element.
+            // I-11: a chunk wholly beyond the array's end holds no element.
             if origin < length && !edges.iter().any(|&(e, _)| e == extent) {
                 edges.push((extent, i));
             }

@@ -1,6 +1,6 @@
 //! What zarrs 0.23.14 does with a chunk grid whose chunks a codec chain does not
 //! all fit: the adapter's `resolve-grid` answers (src/grid.rs), and zarrs' own
-//! reads of such an array (reading G-2: zarrs opens it, and checks a chunk only
+//! reads of such an array (reading I-12: zarrs opens it, and checks a chunk only
 //! when it decodes one that is stored). Each test fails when zarrs changes.
 
 use std::sync::Arc;
