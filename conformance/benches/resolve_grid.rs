@@ -47,14 +47,14 @@ fn sharding(chunk_shape: Vec<u64>, codecs: Vec<Codec>, index_codecs: Vec<Codec>)
 
 /// An axis of `chunks` chunks: `body` for all but the last, `tail` for the last,
 /// as run-length edges; `(per-chunk edges, axis_edges)`.
-fn run_axis(chunks: u64, body: u64, tail: u64) -> (Vec<u64>, Vec<(u64, u64)>) {
+fn run_axis(chunks: u64, body: u64, tail: u64) -> Axis {
     let mut edges = vec![body; chunks as usize - 1];
     edges.push(tail);
     (edges, vec![(body, 0), (tail, chunks - 1)])
 }
 
 /// An axis cycling through `edges`, `chunks` long.
-fn cycling_axis(chunks: u64, edges: &[u64]) -> (Vec<u64>, Vec<(u64, u64)>) {
+fn cycling_axis(chunks: u64, edges: &[u64]) -> Axis {
     let all: Vec<u64> = (0..chunks as usize)
         .map(|i| edges[i % edges.len()])
         .collect();
@@ -108,7 +108,10 @@ struct Grid {
     axes: Vec<Vec<(u64, u64)>>,
 }
 
-fn grid(name: &'static str, codecs: Vec<Codec>, axes: Vec<(Vec<u64>, Vec<(u64, u64)>)>) -> Grid {
+/// An axis as its per-chunk edges and its `axis_edges`.
+type Axis = (Vec<u64>, Vec<(u64, u64)>);
+
+fn grid(name: &'static str, codecs: Vec<Codec>, axes: Vec<Axis>) -> Grid {
     let (grid, axes) = axes.into_iter().unzip();
     Grid {
         name,

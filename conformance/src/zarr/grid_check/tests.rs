@@ -51,7 +51,10 @@ fn a_regular_grid_hands_on_its_chunk_shape() {
 #[test]
 fn a_minus_one_divides_every_edge_or_refuses_the_first_chunk_it_does_not() {
     let axis = vec![(4, 0), (2, 2)];
-    let extents = fits(check(&[reshape(json!([-1, 2])), bytes()], &[axis.clone()]));
+    let extents = fits(check(
+        &[reshape(json!([-1, 2])), bytes()],
+        std::slice::from_ref(&axis),
+    ));
     assert_eq!(extents, [[vec![1, 2], vec![2]]]);
     let codecs = [reshape(json!([-1, 4])), bytes()];
     assert_eq!(
@@ -95,19 +98,28 @@ fn sharding_needs_the_inner_chunk_to_divide_every_shard() {
             "chunk_shape": [inner], "codecs": [bytes()], "index_codecs": index}})
     };
     let axis = vec![(8, 0), (4, 7)];
-    let verdict = check(&[sharding(4, json!([bytes()]))], &[axis.clone()]);
+    let verdict = check(
+        &[sharding(4, json!([bytes()]))],
+        std::slice::from_ref(&axis),
+    );
     let GridVerdict::Fits(shapes) = verdict else {
         panic!("{verdict:?}")
     };
     assert_eq!(shapes.inner.map(|inner| inner.encoded_shapes), Some(vec![]));
-    let verdict = check(&[sharding(8, json!([bytes()]))], &[axis.clone()]);
+    let verdict = check(
+        &[sharding(8, json!([bytes()]))],
+        std::slice::from_ref(&axis),
+    );
     assert_eq!(
         refused(verdict),
         (vec![7], ErrorClass::MalformedConfiguration)
     );
     // The index [shard / 4, 2] reshaped: [2, 2] and [1, 2] fit [-1, 2]; [4, -1] only [2, 2].
     let index = |shape: Value| json!([reshape(shape), bytes()]);
-    let verdict = check(&[sharding(4, index(json!([-1, 2])))], &[axis.clone()]);
+    let verdict = check(
+        &[sharding(4, index(json!([-1, 2])))],
+        std::slice::from_ref(&axis),
+    );
     assert!(matches!(verdict, GridVerdict::Fits(_)));
     let verdict = check(&[sharding(4, index(json!([4, -1])))], &[axis]);
     assert_eq!(
@@ -136,7 +148,7 @@ fn an_unsupported_codec_answers_unless_a_chunk_is_refused_before_it() {
     let axis = vec![(4, 0), (2, 1)];
     let unknown = json!({"name": "no-such-codec"});
     let codecs = Value::from(vec![reshape(json!([-1, 2])), unknown.clone(), bytes()]);
-    let error = check_grid_json(&codecs, &[axis.clone()], DataType::UInt8).unwrap_err();
+    let error = check_grid_json(&codecs, std::slice::from_ref(&axis), DataType::UInt8).unwrap_err();
     assert!(error.is_unsupported());
     let codecs = [reshape(json!([-1, 4])), unknown, bytes()];
     assert_eq!(refused(check(&codecs, &[axis])).0, [1]);
