@@ -43,7 +43,8 @@
 //! element). There each distinct chunk shape is resolved, up to [`MAX_ENUMERATED`].
 //!
 //! **Bounds**: each extent set holds at most [`MAX_EXTENTS`] values, built with at
-//! most [`MAX_PRODUCTS`] products per variable; beyond either, or beyond
+//! most [`MAX_PRODUCTS`] products per variable, and the answer at most
+//! [`MAX_EXTENTS_TOTAL`] values in all; beyond any of these, or beyond
 //! [`MAX_ENUMERATED`] shapes, the answer is a `malformed-configuration` error
 //! naming the bound, as the reader's other limits are.
 
@@ -63,6 +64,9 @@ use walk::Stop;
 
 /// The most distinct extents one axis of one codec's output may take: 65,536.
 pub const MAX_EXTENTS: usize = 1 << 16;
+
+/// The most extents in one answer, every codec and axis together: 2^20.
+pub const MAX_EXTENTS_TOTAL: usize = 1 << 20;
 
 /// The most products formed in one step of building an extent set (a set times a
 /// variable's edges): 2^24.
@@ -133,7 +137,8 @@ fn bug(what: &str, coords: &[u64]) -> ZarrError {
 ///
 /// # Errors
 /// A codec this reader does not implement, reached by every chunk; a bound of
-/// this module ([`MAX_EXTENTS`], [`MAX_PRODUCTS`], [`MAX_ENUMERATED`]); the case's
+/// this module ([`MAX_EXTENTS`], [`MAX_EXTENTS_TOTAL`], [`MAX_PRODUCTS`],
+/// [`MAX_ENUMERATED`]); the case's
 /// deadline.
 pub fn check_grid(
     codecs: &[Codec],
@@ -171,14 +176,7 @@ pub fn check_grid(
             {
                 return Err(bug("shapes other than resolve_codecs'", &coords));
             }
-            let encoded_extents = steps
-                .iter()
-                .map(|step| {
-                    step.iter()
-                        .map(|mono| sets::values(mono, &domain))
-                        .collect()
-                })
-                .collect::<Result<_, _>>()?;
+            let encoded_extents = sets::all_values(&steps, &domain)?;
             Ok(GridVerdict::Fits(GridShapes {
                 encoded_extents,
                 inner: inner.map(Box::new),

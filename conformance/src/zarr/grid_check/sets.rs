@@ -11,8 +11,37 @@ use super::super::codecs::Codec;
 use super::super::shapes::{ChainShapes, resolve_codecs};
 use super::domain::Domain;
 use super::mono::{Mono, div, mul};
-use super::{GridShapes, GridVerdict, MAX_ENUMERATED, MAX_EXTENTS, MAX_PRODUCTS, beyond};
+use super::{
+    GridShapes, GridVerdict, MAX_ENUMERATED, MAX_EXTENTS, MAX_EXTENTS_TOTAL, MAX_PRODUCTS, beyond,
+};
 use crate::arrays::DataType;
+
+/// Per step, per axis, the sorted distinct values its monomial takes.
+///
+/// # Errors
+/// Beyond [`MAX_EXTENTS_TOTAL`] values in all, or as [`values`].
+pub(super) fn all_values(
+    steps: &[Vec<Mono>],
+    domain: &Domain,
+) -> Result<Vec<Vec<Vec<u64>>>, ZarrError> {
+    let mut total: usize = 0;
+    let mut out = Vec::with_capacity(steps.len());
+    for step in steps {
+        let mut axes = Vec::with_capacity(step.len());
+        for mono in step {
+            let extents = values(mono, domain)?;
+            total = total.saturating_add(extents.len());
+            if total > MAX_EXTENTS_TOTAL {
+                return Err(beyond(format!(
+                    "more than {MAX_EXTENTS_TOTAL} extents in the answer"
+                )));
+            }
+            axes.push(extents);
+        }
+        out.push(axes);
+    }
+    Ok(out)
+}
 
 /// The sorted distinct values `mono` takes over the domain.
 ///

@@ -185,3 +185,28 @@ fn an_extent_set_beyond_the_bound_is_an_error() {
     let error = check_grid_json(&codecs, &[axis], DataType::UInt8).unwrap_err();
     assert!(error.message.contains("limits"), "{error}");
 }
+
+#[test]
+fn the_largest_rank_through_the_longest_chain_stays_cheap() {
+    let rank = zarr_reshape::limits::MAX_RANK;
+    // 63 axes of two edges (the element count stays within 64 bits), the rest of one.
+    let axes: Vec<Vec<(u64, u64)>> = (0..rank)
+        .map(|d| match d {
+            0..63 => vec![(1, 0), (2, 1)],
+            _ => vec![(1, 0)],
+        })
+        .collect();
+    let groups: Vec<Value> = (0..rank).map(|d| json!([d])).collect();
+    let mut codecs = vec![reshape(Value::from(groups)); super::super::MAX_CODECS - 1];
+    codecs.push(bytes());
+    // 31 reshapes of rank 256 (about 0.3 s in a debug build): the prefix and suffix
+    // products are built once per reshape, not once per input-dims element.
+    let extents = fits(check(&codecs, &axes));
+    assert_eq!(extents.len(), codecs.len() - 1);
+    assert!(extents.iter().all(
+        |step| step.iter().eq(axes.iter().map(|axis| match axis.len() {
+            1 => &[1][..],
+            _ => &[1, 2][..],
+        }))
+    ));
+}

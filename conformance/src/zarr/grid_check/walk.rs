@@ -185,6 +185,23 @@ fn reshaped(
     let b_product = Mono::product(&b)?;
     require(domain, Rule::Fits(b_product.clone()))?;
     require(domain, Rule::Equal(b_product, a_product))?;
+    let aligning = elements
+        .iter()
+        .any(|item| matches!(item, ShapeElement::InputDims(dims) if !dims.is_empty()));
+    if !aligning {
+        return Ok(b);
+    }
+    // prod(B_shape[:i]), prod(B_shape[i:]) and the same of A_shape, each built once.
+    let (b_before, b_from) = (running(b.iter())?, running(b.iter().rev())?);
+    let (a_before, a_from) = (running(a.iter())?, running(a.iter().rev())?);
+    let from_end = |products: &[Mono], start: usize| {
+        products
+            .len()
+            .checked_sub(1)
+            .and_then(|len| len.checked_sub(start))
+            .and_then(|at| products.get(at))
+            .cloned()
+    };
     for (element, item) in elements.iter().enumerate() {
         let ShapeElement::InputDims(dims) = item else {
             continue;
@@ -198,21 +215,34 @@ fn reshaped(
             .and_then(|last| last.checked_add(1))
             .ok_or_else(everywhere)?;
         let next = element.checked_add(1).ok_or_else(everywhere)?;
-        aligned(domain, b.get(..element), a.get(..first))?;
-        aligned(domain, b.get(next..), a.get(after..))?;
+        aligned(
+            domain,
+            b_before.get(element).cloned(),
+            a_before.get(first).cloned(),
+        )?;
+        aligned(domain, from_end(&b_from, next), from_end(&a_from, after))?;
     }
     Ok(b)
 }
 
+/// The running products of `monos`: entry `i` is the product of the first `i`.
+fn running<'a>(monos: impl Iterator<Item = &'a Mono>) -> Result<Vec<Mono>, Gap> {
+    let mut products = vec![Mono::constant(1)];
+    let mut product = Mono::constant(1);
+    for mono in monos {
+        product = product.times(mono)?;
+        products.push(product.clone());
+    }
+    Ok(products)
+}
+
 /// input-dims.prefix or .suffix: the products of a part of B_shape and of a part
 /// of A_shape agree (each checked for overflow first, as the library does).
-fn aligned(domain: &Domain, b: Option<&[Mono]>, a: Option<&[Mono]>) -> Result<(), Stop> {
-    let (Some(b), Some(a)) = (b, a) else {
+fn aligned(domain: &Domain, b_product: Option<Mono>, a_product: Option<Mono>) -> Result<(), Stop> {
+    let (Some(b_product), Some(a_product)) = (b_product, a_product) else {
         return Err(Stop::Gap);
     };
-    let b_product = Mono::product(b)?;
     require(domain, Rule::Fits(b_product.clone()))?;
-    let a_product = Mono::product(a)?;
     require(domain, Rule::Fits(a_product.clone()))?;
     require(domain, Rule::Equal(b_product, a_product))
 }
