@@ -1,23 +1,27 @@
 //! A small Zarr v3 array reader and writer, for the array fixtures of the suite
 //! (`spec-cases/arrays/`) and the `read-array` operation: a local folder holding
 //! `zarr.json` and chunk files, a regular or rectilinear chunk grid
-//! ([`ChunkGrid`]), the default chunk key encoding, and the codecs `transpose`, `reshape` (the zarr-reshape library),
-//! `bytes`, `gzip`, `zstd` and `crc32c`.
+//! ([`ChunkGrid`]), the default chunk key encoding, and the codecs `transpose`,
+//! `reshape` (the zarr-reshape library), `bytes`, `sharding_indexed` (the index at
+//! the start or end, through any index chain of fixed encoded size; shards nested
+//! in shards; a box decodes only the inner chunks it lands in), `gzip`, `zstd` and
+//! `crc32c`. [`grid_check`] answers `resolve-grid`.
 //!
 //! Errors carry a class of the suite's closed set: the reshape library's class for
 //! what the reshape codec rejects, `shape-mismatch` and `out-of-bounds` for a box
 //! of the wrong rank or outside the array, and `malformed-configuration` for
 //! everything else this reader cannot open or read (a chunk it cannot decode
-//! included: a corrupt compressed stream, a `crc32c` checksum that does not match).
-//! A codec this reader does not implement (`blosc`, an unknown name, and for
-//! reading, `sharding_indexed`) is no error of the array: the error says so
-//! ([`ZarrError::is_unsupported`]), and the reference answers `skipped`. Resources are bounded: arrays
-//! and chunks of at most [`MAX_ELEMENTS`] elements, files of at most
-//! [`MAX_CHUNK_BYTES`] bytes, before and after decompression, reads of at most
-//! [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements, chains of at
-//! most [`MAX_CODECS`] codecs, rectilinear grids of at most [`MAX_AXIS_ITEMS`]
-//! items per axis and [`MAX_CHUNK_SHAPES`] distinct chunk shapes, work that stops at the case's deadline
-//! (`crate::deadline`), shapes
+//! included: a corrupt compressed stream, a `crc32c` checksum that does not match,
+//! a shard whose index names bytes beyond it). A codec this reader does not
+//! implement (`blosc`, an unknown name) is no error of the array: the error says
+//! so ([`ZarrError::is_unsupported`]), and the reference answers `skipped`.
+//! Resources are bounded: arrays and chunks of at most [`MAX_ELEMENTS`] elements,
+//! files of at most [`MAX_CHUNK_BYTES`] bytes (shards and inner chunks alike),
+//! before and after decompression, shards of at most 2^16 inner chunks, reads of
+//! at most [`MAX_CHUNKS_READ`] chunks and [`MAX_ELEMENTS_READ`] chunk elements,
+//! chains of at most [`MAX_CODECS`] codecs, rectilinear grids of at most
+//! [`MAX_AXIS_ITEMS`] items per axis and [`MAX_CHUNK_SHAPES`] distinct chunk
+//! shapes, work that stops at the case's deadline (`crate::deadline`), shapes
 //! ndarray can hold, and only regular files and folders (no links, FIFOs or
 //! devices) below the array's folder.
 
