@@ -97,7 +97,7 @@ fn the_set_stays_small_and_covers_the_issue() {
             .any(|f| f.shape.iter().zip(&f.chunk_shape).any(|(s, c)| s % c != 0))
     );
     assert!(all.iter().any(|f| codecs(f).contains(&"crc32c".into())));
-    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 7);
+    assert_eq!(all.iter().filter(|f| f.error.is_some()).count(), 8);
     assert_eq!(all.iter().filter(|f| f.corrupt_checksums).count(), 1);
     assert!(all.iter().filter(|f| f.region.is_some()).count() >= 3);
 }

@@ -235,6 +235,10 @@ reshape_compare() {
   reshape_valid rectilinear-integer-and-runs float32
 }
 
+@test "reshape: rectilinear-invalid-refused-chunks-absent (generated/read-array/rectilinear-invalid-refused-chunks-absent)" {
+  reshape_invalid rectilinear-invalid-refused-chunks-absent
+}
+
 @test "reshape: rectilinear-sharded-reshape-before (generated/read-array/rectilinear-sharded-reshape-before)" {
   reshape_valid rectilinear-sharded-reshape-before uint16
 }
