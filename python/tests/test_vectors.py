@@ -41,7 +41,8 @@ ALL = cases()
 @pytest.mark.parametrize("case", ALL, ids=str)
 def test_the_reference_passes_every_case_it_can_answer(case: Case) -> None:
     answer = reference_answer(case)
-    if case.operation == "read-array":
+    if case.operation in ("read-array", "resolve-grid"):
+        # The Python package reads no arrays and resolves no grids: the runner does.
         assert "skipped" in answer.result
     else:
         assert case.judge(answer).passed, case.judge(answer).reason
