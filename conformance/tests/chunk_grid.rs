@@ -226,6 +226,12 @@ fn malformed_declarations_are_refused_saying_what_and_where() {
     // One item fewer is read.
     let enough = vec![json!(1); MAX_AXIS_ITEMS];
     assert!(ChunkGrid::from_json(&rectilinear(json!([enough])), &[7]).is_ok());
+    // Over all axes: five axes at the per-axis limit are refused, four are read.
+    let full = json!(vec![json!(1); MAX_AXIS_ITEMS]);
+    let message = refused(&rectilinear(json!(vec![full.clone(); 5])), &[7; 5]);
+    assert!(message.contains("items over its axes"), "{message}");
+    let four = ChunkGrid::from_json(&rectilinear(json!(vec![full; 4])), &[7; 4]);
+    assert!(four.is_ok());
 }
 
 #[test]

@@ -57,6 +57,10 @@
 //!   other case; an implementation of the reshape codec alone answers them
 //!   [`Answer::Skipped`], as the fallback arm above does. [`Operation`] is
 //!   `non_exhaustive`: keep a fallback arm, and later operations skip too.
+//! - `resolve-grid` cases ([`Operation::ResolveGrid`]) ask the same of a whole
+//!   chunk grid. The harness judges their errors by class only: the runner also
+//!   checks the refused chunk an answer names (the protocol's `error.chunk`), which
+//!   [`Answer::error`] cannot carry, so run the runner for that part.
 //! - A known-failures file ([`Harness::known_failures`]), in the runner's
 //!   expectations file format, lists cases expected to fail, each with a reason:
 //!   they show as ignored ("known failure: ..."). A listed case that passes fails

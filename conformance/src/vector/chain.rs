@@ -81,6 +81,12 @@ pub(super) fn grid_operation(
             ),
         ));
     }
+    if let Some(axis) = array_shape.iter().position(|&extent| extent == 0) {
+        return Err(fault(
+            &format!("/array_shape/{axis}"),
+            "must be positive: an array without elements has no chunk to check",
+        ));
+    }
     let chunk_grid = case
         .get("chunk_grid")
         .filter(|grid| grid.is_object())

@@ -7,6 +7,10 @@ use super::{Axis, ChunkGrid, MAX_AXIS_ITEMS};
 use crate::zarr::ZarrError;
 use crate::zarr::codecs::only;
 
+/// The most items (edges and runs) a rectilinear grid may list over all its axes:
+/// 2^18, four axes at the per-axis limit.
+pub(crate) const MAX_GRID_ITEMS: usize = 1 << 18;
+
 /// A rectilinear grid's configuration, for an array of `array_shape`.
 pub(super) fn rectilinear(
     configuration: &Map<String, Value>,
@@ -41,6 +45,17 @@ pub(super) fn rectilinear(
             "the rectilinear chunk grid's chunk_shapes has {} entries for an array of rank {}",
             entries.len(),
             array_shape.len()
+        )));
+    }
+    // Per axis and over all axes: a zarr.json of rank 256 could otherwise hold
+    // 256 axes of MAX_AXIS_ITEMS runs each, gigabytes once built.
+    let items: usize = entries
+        .iter()
+        .map(|entry| entry.as_array().map_or(1, Vec::len))
+        .fold(0, usize::saturating_add);
+    if items > MAX_GRID_ITEMS {
+        return Err(ZarrError::malformed(format!(
+            "the rectilinear chunk grid lists {items} items over its axes, beyond this reader's limit of {MAX_GRID_ITEMS}"
         )));
     }
     let axes = entries
