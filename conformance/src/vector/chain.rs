@@ -71,22 +71,7 @@ pub(super) fn grid_operation(
         "/array_shape",
         "is missing: resolve-grid needs the array's shape",
     ))?;
-    let array_shape = members::extents(members::read::<Vec<Extent>>(shape, "/array_shape")?);
-    if array_shape.len() != decoded_shape.len() {
-        return Err(fault(
-            "/decoded_shape",
-            &format!(
-                "must have the array's rank {} (it is the first chunk's shape)",
-                array_shape.len()
-            ),
-        ));
-    }
-    if let Some(axis) = array_shape.iter().position(|&extent| extent == 0) {
-        return Err(fault(
-            &format!("/array_shape/{axis}"),
-            "must be positive: an array without elements has no chunk to check",
-        ));
-    }
+    let array_shape = array_shape(shape, decoded_shape)?;
     let chunk_grid = case
         .get("chunk_grid")
         .filter(|grid| grid.is_object())
@@ -102,6 +87,28 @@ pub(super) fn grid_operation(
     })
 }
 
+/// `array_shape`: of `decoded_shape`'s rank (the chunks' rank), every extent
+/// positive (an array without elements has no chunk to resolve the chain for).
+fn array_shape(shape: &Value, decoded_shape: &[u64]) -> Result<Vec<u64>, Fault> {
+    let shape = members::extents(members::read::<Vec<Extent>>(shape, "/array_shape")?);
+    if shape.len() != decoded_shape.len() {
+        return Err(fault(
+            "/array_shape",
+            &format!(
+                "must have decoded_shape's rank {}: the array's chunks have it",
+                decoded_shape.len()
+            ),
+        ));
+    }
+    if let Some(axis) = shape.iter().position(|&extent| extent == 0) {
+        return Err(fault(
+            &format!("/array_shape/{axis}"),
+            "must be positive: an array without elements has no chunk to resolve the chain for",
+        ));
+    }
+    Ok(shape)
+}
+
 /// The array's shape of a case's array context, or `None` without one. The context
 /// is `array_shape` and `chunk_grid` together; the grid must be the regular grid of
 /// chunks of `decoded_shape` (the chunks the case's chain is resolved for), and the
@@ -114,22 +121,7 @@ fn context(case: &Map<String, Value>, decoded_shape: &[u64]) -> Result<Option<Ve
         (None, Some(_)) => return Err(fault("/array_shape", &format!("is missing: {together}"))),
         (Some(shape), Some(grid)) => (shape, grid),
     };
-    let shape = members::extents(members::read::<Vec<Extent>>(shape, "/array_shape")?);
-    if shape.len() != decoded_shape.len() {
-        return Err(fault(
-            "/array_shape",
-            &format!(
-                "must have decoded_shape's rank {}: the array's chunks are decoded_shape",
-                decoded_shape.len()
-            ),
-        ));
-    }
-    if let Some(axis) = shape.iter().position(|&extent| extent == 0) {
-        return Err(fault(
-            &format!("/array_shape/{axis}"),
-            "must be positive: an array without elements has no chunk to resolve the chain for",
-        ));
-    }
+    let shape = array_shape(shape, decoded_shape)?;
     let name = grid.get("name").and_then(Value::as_str);
     let configuration = grid.get("configuration").filter(|c| c.is_object());
     let chunk_shape = match (grid.is_object(), name, configuration) {
